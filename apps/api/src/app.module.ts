@@ -1,0 +1,32 @@
+import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { AccessModule } from '@dam/access';
+import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
+import { HealthController } from './health/health.controller';
+import { OAuthController } from './oauth/oauth.controller';
+import { RootController } from './root/root.controller';
+
+/** The whole API. Global pipe, filter and guard are APP_* providers so tests built from here behave alike. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(config), TerminusModule.forRoot({ logger: false }), AccessModule],
+      controllers: [RootController, HealthController, OAuthController],
+      providers: [
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            whitelist: true,
+            transform: true,
+            forbidUnknownValues: false,
+            validationError: { target: false, value: false },
+          }),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { INestApplication, Logger, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '@dam/platform';
+import { AppModule } from './app.module';
+
+/** Builds the configured application; used by main.ts and by every end-to-end test. */
+export async function createApp(
+  config: AppConfig,
+  logger: LoggerService | false = new Logger(),
+): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger,
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (config.trustProxy) app.set('trust proxy', true);
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('DAM REST API')
+      .setDescription('Digital asset management: assets, access levels, categories, lightboxes, uploads.')
+      .setVersion('1.3')
+      .addBearerAuth()
+      .addOAuth2({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  await app.init();
+  return app;
+}

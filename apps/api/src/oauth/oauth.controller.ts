@@ -1,0 +1,35 @@
+import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { OAuthParameters, OAuthService, Public, TokenResponse } from '@dam/access';
+import type { Response } from 'express';
+import { OAuthErrorFilter } from './oauth-error.filter';
+
+/** RFC 6749 token endpoint and RFC 7009 revocation; form-encoded or JSON bodies. */
+@ApiTags('oauth')
+@Public()
+@UseFilters(OAuthErrorFilter)
+@Controller('oauth')
+export class OAuthController {
+  constructor(private readonly oauth: OAuthService) {}
+
+  @Post('token')
+  @HttpCode(200)
+  async token(
+    @Body() body: OAuthParameters | undefined,
+    @Headers('authorization') authorization: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TokenResponse> {
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('Pragma', 'no-cache');
+    return this.oauth.token(body ?? {}, authorization);
+  }
+
+  @Post('revoke')
+  @HttpCode(200)
+  async revoke(
+    @Body() body: OAuthParameters | undefined,
+    @Headers('authorization') authorization: string | undefined,
+  ): Promise<void> {
+    await this.oauth.revoke(body ?? {}, authorization);
+  }
+}

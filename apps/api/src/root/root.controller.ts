@@ -1,0 +1,26 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { RootLinks, UrlService } from '@dam/platform';
+
+export interface RootResource {
+  api_name: string;
+  api_version_1_3: Record<string, string>;
+}
+
+/** The REST root: absolute URLs of every collection this instance serves. */
+@ApiTags('root')
+@ApiBearerAuth()
+@Controller('rest')
+export class RootController {
+  constructor(
+    private readonly links: RootLinks,
+    private readonly urls: UrlService,
+  ) {}
+
+  @Get()
+  root(): RootResource {
+    const api: Record<string, string> = {};
+    for (const [key, path] of this.links.entries()) api[key] = this.urls.rest(...path);
+    return { api_name: 'DAM REST API', api_version_1_3: api };
+  }
+}

@@ -1,0 +1,27 @@
+import type { Config } from 'jest';
+
+const shared = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  moduleNameMapper: { '^@dam/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+};
+
+const config: Config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testTimeout: 120_000,
+      slowTestThreshold: 30,
+    },
+  ],
+};
+
+export default config;

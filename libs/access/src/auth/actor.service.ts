@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequest, Forbidden, parseOptionalId } from '@dam/platform';
+import { UsersRepository } from '../users/users.repository';
+import { ActorUser, isPrivileged } from './actor';
+
+/**
+ * Resolves `userId` / `createAsUserId`: only admins and the application user may act as someone else;
+ * a non-admin may name only themself. The named user's own permissions then apply.
+ */
+@Injectable()
+export class ActorService {
+  constructor(private readonly users: UsersRepository) {}
+
+  async resolve(caller: ActorUser, requested: unknown, parameter = 'userId'): Promise<ActorUser> {
+    const id = parseOptionalId(requested, parameter);
+    if (id === undefined || id === caller.id) return caller;
+    if (!isPrivileged(caller)) throw new Forbidden(`you may not act as another user (${parameter})`);
+    const user = id > 0 ? await this.users.findById(id) : null;
+    if (user === null) throw new BadRequest(`${parameter} ${id} does not name a user`);
+    return toActor(user);
+  }
+}
+
+export function toActor(user: {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+  isApplication: boolean;
+}): ActorUser {
+  return { id: user.id, username: user.username, isAdmin: user.isAdmin, isApplication: user.isApplication };
+}

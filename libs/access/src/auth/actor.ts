@@ -1,0 +1,25 @@
+/** Who a request acts as: the authenticated user, or the user named by `userId` when that is allowed. */
+export interface ActorUser {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+  isApplication: boolean;
+}
+
+export type AuthenticatedVia = 'token' | 'trusted-network';
+
+export interface Principal {
+  user: ActorUser;
+  via: AuthenticatedVia;
+}
+
+/** Admins and the application user hold every permission and may act as anyone. */
+export function isPrivileged(user: ActorUser): boolean {
+  return user.isAdmin || user.isApplication;
+}
+
+/** The fields the guard attaches to the express request. */
+export interface AuthenticatedRequest {
+  principal?: Principal;
+  actor?: ActorUser;
+}

@@ -1,0 +1,69 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppConfig, Unauthorized } from '@dam/platform';
+import type { Request } from 'express';
+import { BlockList, isIPv4 } from 'node:net';
+import { TokensService } from '../oauth/tokens.service';
+import { UsersRepository } from '../users/users.repository';
+import { AuthenticatedRequest, Principal } from './actor';
+import { ActorService, toActor } from './actor.service';
+import { IS_PUBLIC } from './public.decorator';
+
+/**
+ * Deny by default: every route needs a valid bearer token, or a request from DAM_TRUSTED_NETWORKS
+ * (which acts as the application user), unless marked @Public(). Then `?userId=` is resolved to the
+ * actor under the impersonation rules.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly trusted: BlockList;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: TokensService,
+    private readonly users: UsersRepository,
+    private readonly actors: ActorService,
+    config: AppConfig,
+  ) {
+    this.trusted = new BlockList();
+    for (const cidr of config.trustedNetworks) {
+      const [address, bits] = cidr.split('/');
+      const type = isIPv4(address) ? 'ipv4' : 'ipv6';
+      const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
+      this.trusted.addSubnet(address, prefix, type);
+    }
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
+    const principal = await this.authenticate(request);
+    request.principal = principal;
+    request.actor = await this.actors.resolve(principal.user, request.query.userId);
+    return true;
+  }
+
+  private async authenticate(request: Request): Promise<Principal> {
+    const header = request.headers.authorization;
+    if (header !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const user = match === null ? undefined : await this.tokens.authenticate(match[1]);
+      if (user === undefined) throw new Unauthorized('the access token is missing, invalid, expired or revoked');
+      return { user, via: 'token' };
+    }
+    if (this.isTrusted(request.socket.remoteAddress)) {
+      const application = await this.users.findApplicationUser();
+      if (application !== null) return { user: toActor(application), via: 'trusted-network' };
+    }
+    throw new Unauthorized('an access token is required (Authorization: Bearer <token>)');
+  }
+
+  private isTrusted(address: string | undefined): boolean {
+    if (address === undefined) return false;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped !== null) return this.trusted.check(mapped[1], 'ipv4');
+    return this.trusted.check(address, isIPv4(address) ? 'ipv4' : 'ipv6');
+  }
+}

@@ -1,0 +1,34 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type TokenKind = 'access' | 'refresh';
+
+/** Tokens are stored only as SHA-256 hashes; `family` links the tokens born of one grant. */
+@Entity('oauth_tokens')
+export class OAuthTokenEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'token_hash', type: 'varchar', length: 64, unique: true })
+  tokenHash: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind: TokenKind;
+
+  @Column({ type: 'varchar', length: 36 })
+  family: string;
+
+  @Column({ name: 'client_id', type: 'int' })
+  clientId: number;
+
+  @Column({ name: 'user_id', type: 'int' })
+  userId: number;
+
+  @Column({ name: 'expires_at', type: 'datetime' })
+  expiresAt: Date;
+
+  @Column({ name: 'revoked_at', type: 'datetime', nullable: true })
+  revokedAt: Date | null;
+
+  @Column({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+}

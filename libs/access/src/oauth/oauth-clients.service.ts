@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Conflict, isUniqueViolation } from '@dam/platform';
+import { randomBytes } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { PasswordHasher } from '../users/password-hasher';
+import { OAuthClientEntity } from './entities/oauth-client.entity';
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** OAuth clients: each acts, under client_credentials, as one user. Secrets are stored hashed. */
+@Injectable()
+export class OAuthClientsService {
+  constructor(
+    @InjectRepository(OAuthClientEntity) private readonly clients: Repository<OAuthClientEntity>,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** The client, when the id exists and the secret matches; undefined otherwise (never says which). */
+  async authenticate(credentials: ClientCredentials): Promise<OAuthClientEntity | undefined> {
+    const client = await this.clients.findOneBy({ clientId: credentials.clientId });
+    // Verify against a dummy hash when the client is unknown so timing does not reveal which ids exist.
+    const valid = await this.hasher.verify(credentials.clientSecret, client?.secretHash ?? DUMMY_HASH);
+    return client !== null && valid ? client : undefined;
+  }
+
+  findByClientId(clientId: string): Promise<OAuthClientEntity | null> {
+    return this.clients.findOneBy({ clientId });
+  }
+
+  async create(
+    userId: number,
+    name: string,
+    credentials?: Partial<ClientCredentials>,
+  ): Promise<{ client: OAuthClientEntity; secret: string }> {
+    const clientId = credentials?.clientId ?? `dam-${randomBytes(8).toString('hex')}`;
+    const secret = credentials?.clientSecret ?? randomBytes(24).toString('base64url');
+    const client = Object.assign(new OAuthClientEntity(), {
+      clientId,
+      secretHash: await this.hasher.hash(secret),
+      name,
+      userId,
+      createdAt: new Date(),
+    });
+    try {
+      return { client: await this.clients.save(client), secret };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict(`a client with id ${clientId} already exists`);
+      throw error;
+    }
+  }
+
+  async replaceSecret(client: OAuthClientEntity, secret: string): Promise<void> {
+    client.secretHash = await this.hasher.hash(secret);
+    await this.clients.save(client);
+  }
+
+  count(): Promise<number> {
+    return this.clients.count();
+  }
+}
+
+const DUMMY_HASH =
+  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

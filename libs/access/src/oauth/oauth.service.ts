@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { PasswordHasher } from '../users/password-hasher';
+import { UsersRepository } from '../users/users.repository';
+import { OAuthClientEntity } from './entities/oauth-client.entity';
+import { OAuthClientsService } from './oauth-clients.service';
+import { OAuthError } from './oauth-error';
+import { TokenResponse, TokensService } from './tokens.service';
+
+/** Fields of a token or revocation request, from a form-encoded or JSON body. */
+export type OAuthParameters = Record<string, unknown>;
+
+const DUMMY_PASSWORD_HASH =
+  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/** The token endpoint's grants (RFC 6749) and revocation (RFC 7009). */
+@Injectable()
+export class OAuthService {
+  constructor(
+    private readonly clients: OAuthClientsService,
+    private readonly tokens: TokensService,
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async token(parameters: OAuthParameters, authorization: string | undefined): Promise<TokenResponse> {
+    const client = await this.authenticateClient(parameters, authorization);
+    const grantType = text(parameters.grant_type);
+    switch (grantType) {
+      case 'client_credentials':
+        return this.tokens.issue(client, client.userId, { withRefreshToken: false });
+      case 'password':
+        return this.passwordGrant(client, parameters);
+      case 'refresh_token': {
+        const refreshToken = text(parameters.refresh_token);
+        if (refreshToken === undefined) throw new OAuthError(400, 'invalid_request', 'refresh_token is required');
+        return this.tokens.refresh(client, refreshToken);
+      }
+      case undefined:
+        throw new OAuthError(400, 'invalid_request', 'grant_type is required');
+      default:
+        throw new OAuthError(400, 'unsupported_grant_type', `grant type ${grantType.slice(0, 50)} is not supported`);
+    }
+  }
+
+  async revoke(parameters: OAuthParameters, authorization: string | undefined): Promise<void> {
+    const client = await this.authenticateClient(parameters, authorization);
+    const token = text(parameters.token);
+    if (token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required');
+    await this.tokens.revoke(client, token);
+  }
+
+  private async passwordGrant(client: OAuthClientEntity, parameters: OAuthParameters): Promise<TokenResponse> {
+    const username = text(parameters.username);
+    const password = text(parameters.password);
+    if (username === undefined || password === undefined) {
+      throw new OAuthError(400, 'invalid_request', 'username and password are required');
+    }
+    const user = await this.users.findByUsername(username);
+    const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    if (user === null || user.passwordHash === null || !valid) {
+      throw new OAuthError(400, 'invalid_grant', 'the username or password is wrong');
+    }
+    return this.tokens.issue(client, user.id, { withRefreshToken: true });
+  }
+
+  /** Client credentials from HTTP Basic (preferred by RFC 6749 2.3.1) or from the body. */
+  private async authenticateClient(
+    parameters: OAuthParameters,
+    authorization: string | undefined,
+  ): Promise<OAuthClientEntity> {
+    const basic = parseBasic(authorization);
+    const clientId = basic?.clientId ?? text(parameters.client_id);
+    const clientSecret = basic?.clientSecret ?? text(parameters.client_secret);
+    if (clientId === undefined || clientSecret === undefined) {
+      throw new OAuthError(401, 'invalid_client', 'client authentication is required');
+    }
+    const client = await this.clients.authenticate({ clientId, clientSecret });
+    if (client === undefined) throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+    return client;
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' && value.length <= 1024 ? value : undefined;
+}
+
+function parseBasic(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
+  const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (match === null) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    // RFC 6749 2.3.1: both parts are form-urlencoded before being joined.
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { AppConfig } from '@dam/platform';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { IsNull, Repository } from 'typeorm';
+import { ActorUser } from '../auth/actor';
+import { toActor } from '../auth/actor.service';
+import { UsersRepository } from '../users/users.repository';
+import { OAuthClientEntity } from './entities/oauth-client.entity';
+import { OAuthTokenEntity, TokenKind } from './entities/oauth-token.entity';
+import { OAuthError } from './oauth-error';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Opaque bearer tokens, stored only as SHA-256 hashes with an expiry. Refresh tokens rotate: using one
+ * revokes it, and using a revoked one again revokes its whole family (a sign it was stolen).
+ */
+@Injectable()
+export class TokensService {
+  constructor(
+    @InjectRepository(OAuthTokenEntity) private readonly tokens: Repository<OAuthTokenEntity>,
+    private readonly users: UsersRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async issue(
+    client: OAuthClientEntity,
+    userId: number,
+    options: { withRefreshToken: boolean; family?: string },
+  ): Promise<TokenResponse> {
+    const family = options.family ?? randomUUID();
+    const accessToken = await this.store('access', client, userId, family, this.config.accessTokenTtlSeconds);
+    const response: TokenResponse = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: this.config.accessTokenTtlSeconds,
+    };
+    if (options.withRefreshToken) {
+      response.refresh_token = await this.store('refresh', client, userId, family, this.config.refreshTokenTtlSeconds);
+    }
+    return response;
+  }
+
+  /** The user a valid, unexpired, unrevoked access token belongs to. */
+  async authenticate(accessToken: string): Promise<ActorUser | undefined> {
+    if (accessToken.length < 16 || accessToken.length > 200) return undefined;
+    const token = await this.tokens.findOneBy({ tokenHash: hashToken(accessToken), kind: 'access', revokedAt: IsNull() });
+    if (token === null || token.expiresAt.getTime() <= Date.now()) return undefined;
+    const user = await this.users.findById(token.userId);
+    return user === null ? undefined : toActor(user);
+  }
+
+  async refresh(client: OAuthClientEntity, refreshToken: string): Promise<TokenResponse> {
+    const token = await this.tokens.findOneBy({ tokenHash: hashToken(refreshToken), kind: 'refresh' });
+    if (token === null || token.clientId !== client.id) {
+      throw new OAuthError(400, 'invalid_grant', 'the refresh token is invalid');
+    }
+    if (token.revokedAt !== null) {
+      await this.revokeFamily(token.family);
+      throw new OAuthError(400, 'invalid_grant', 'the refresh token has already been used or revoked');
+    }
+    if (token.expiresAt.getTime() <= Date.now()) {
+      throw new OAuthError(400, 'invalid_grant', 'the refresh token has expired');
+    }
+    // Only the request that flips revoked_at from NULL wins; a concurrent replay gets nothing.
+    const claimed = await this.tokens.update({ id: token.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+    if (claimed.affected !== 1) {
+      await this.revokeFamily(token.family);
+      throw new OAuthError(400, 'invalid_grant', 'the refresh token has already been used or revoked');
+    }
+    return this.issue(client, token.userId, { withRefreshToken: true, family: token.family });
+  }
+
+  /** RFC 7009: revokes the token (and, for a refresh token, its family) if it belongs to the client. */
+  async revoke(client: OAuthClientEntity, rawToken: string): Promise<void> {
+    const token = await this.tokens.findOneBy({ tokenHash: hashToken(rawToken) });
+    if (token === null || token.clientId !== client.id) return;
+    if (token.kind === 'refresh') await this.revokeFamily(token.family);
+    else await this.tokens.update({ id: token.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  private async revokeFamily(family: string): Promise<void> {
+    await this.tokens.update({ family, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  private async store(
+    kind: TokenKind,
+    client: OAuthClientEntity,
+    userId: number,
+    family: string,
+    ttlSeconds: number,
+  ): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await this.tokens.insert({
+      tokenHash: hashToken(token),
+      kind,
+      family,
+      clientId: client.id,
+      userId,
+      expiresAt: new Date(now + ttlSeconds * 1000),
+      revokedAt: null,
+      createdAt: new Date(now),
+    });
+    return token;
+  }
+}

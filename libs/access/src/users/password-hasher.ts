@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+const N = 2 ** 15;
+const R = 8;
+const P = 1;
+const KEY_LENGTH = 32;
+
+function derive(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/**
+ * scrypt, a deliberately slow memory-hard hash, for passwords and client secrets. The parameters are
+ * stored with each hash (`scrypt$N$r$p$salt$hash`) so they can be raised without invalidating old ones.
+ */
+@Injectable()
+export class PasswordHasher {
+  async hash(secret: string): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await derive(secret, salt, N, R, P);
+    return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  }
+
+  async verify(secret: string, stored: string | null): Promise<boolean> {
+    const parts = stored?.split('$') ?? [];
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+    const [n, r, p] = parts.slice(1, 4).map(Number);
+    const expected = Buffer.from(parts[5], 'base64');
+    const actual = await derive(secret, Buffer.from(parts[4], 'base64'), n, r, p);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+}

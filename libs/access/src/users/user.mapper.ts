@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { UrlService } from '@dam/platform';
+import { UserEntity } from './entities/user.entity';
+
+/** Spec 2.6. Secrets (the password hash) never leave. */
+export interface UserRepresentation {
+  id: number;
+  url: string;
+  username: string;
+  emailAddress: string | null;
+  forename: string | null;
+  surname: string | null;
+  groupIds: number[];
+  isAdmin: boolean;
+  lightboxUrl: string;
+}
+
+@Injectable()
+export class UserMapper {
+  constructor(private readonly urls: UrlService) {}
+
+  url(id: number): string {
+    return this.urls.rest('users', id);
+  }
+
+  toRepresentation(user: UserEntity): UserRepresentation {
+    return {
+      id: user.id,
+      url: this.url(user.id),
+      username: user.username,
+      emailAddress: user.emailAddress,
+      forename: user.forename,
+      surname: user.surname,
+      groupIds: (user.groups ?? []).map((group) => group.id).sort((a, b) => a - b),
+      isAdmin: user.isAdmin || user.isApplication,
+      lightboxUrl: this.urls.rest('users', user.id, 'lightboxes'),
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { IdPipe, readPaging, UrlService, writePagingHeaders } from '@dam/platform';
+import type { Response } from 'express';
+import { ActorUser } from '../auth/actor';
+import { Actor } from '../auth/actor.decorator';
+import { UpdateUserDto } from './dto/update-user.dto';
+import { UserMapper, UserRepresentation } from './user.mapper';
+import { UsersService } from './users.service';
+
+@ApiTags('users')
+@ApiBearerAuth()
+@Controller('rest/users')
+export class UsersController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly mapper: UserMapper,
+    private readonly urls: UrlService,
+  ) {}
+
+  @Get()
+  async list(
+    @Actor() actor: ActorUser,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string[]> {
+    const paging = readPaging(query, 100, 1000);
+    const { ids, total } = await this.users.listIds(actor, paging);
+    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('users'), paging, total);
+    return ids.map((id) => this.mapper.url(id));
+  }
+
+  @Post()
+  async create(
+    @Actor() actor: ActorUser,
+    @Query('username') username: unknown,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<UserRepresentation> {
+    const user = await this.users.create(actor, username);
+    response.status(201).location(this.mapper.url(user.id));
+    return this.mapper.toRepresentation(user);
+  }
+
+  /** Not detailed by the spec: deletes the user named by `?username=`, mirroring creation. */
+  @Delete()
+  @HttpCode(204)
+  async deleteByUsername(@Actor() actor: ActorUser, @Query('username') username: unknown): Promise<void> {
+    await this.users.deleteByUsername(actor, username);
+  }
+
+  @Get(':id')
+  async get(@Actor() actor: ActorUser, @Param('id', new IdPipe('user')) id: number): Promise<UserRepresentation> {
+    return this.mapper.toRepresentation(await this.users.get(actor, id));
+  }
+
+  @Put(':id')
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('user')) id: number,
+    @Body() changes: UpdateUserDto,
+  ): Promise<UserRepresentation> {
+    return this.mapper.toRepresentation(await this.users.update(actor, id, changes));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('user')) id: number): Promise<void> {
+    await this.users.delete(actor, id);
+  }
+}

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Conflict, isUniqueViolation } from '@dam/platform';
+import { In, Repository } from 'typeorm';
+import { GroupEntity } from './entities/group.entity';
+import { UserEntity } from './entities/user.entity';
+
+export interface UserSearchCriteria {
+  username?: string;
+  emailAddress?: string;
+  forename?: string;
+  surname?: string;
+  exactTextMatch: boolean;
+}
+
+const SEARCH_COLUMNS = {
+  username: 'username',
+  emailAddress: 'email_address',
+  forename: 'forename',
+  surname: 'surname',
+} as const;
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+@Injectable()
+export class UsersRepository {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>,
+  ) {}
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { id }, relations: { groups: true } });
+  }
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { username }, relations: { groups: true } });
+  }
+
+  findApplicationUser(): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { isApplication: true }, order: { id: 'ASC' } });
+  }
+
+  async listIds(page?: Page): Promise<{ ids: number[]; total: number }> {
+    const [rows, total] = await this.users.findAndCount({
+      select: { id: true },
+      order: { id: 'ASC' },
+      skip: page?.offset,
+      take: page?.limit,
+    });
+    return { ids: rows.map((row) => row.id), total };
+  }
+
+  search(criteria: UserSearchCriteria): Promise<UserEntity[]> {
+    const query = this.users
+      .createQueryBuilder('user')
+      .leftJoinAndSelect('user.groups', 'group')
+      .orderBy('user.id', 'ASC');
+    for (const [field, columnName] of Object.entries(SEARCH_COLUMNS)) {
+      const value = criteria[field as keyof typeof SEARCH_COLUMNS];
+      if (value === undefined) continue;
+      const parameter = `p_${field}`;
+      if (criteria.exactTextMatch) {
+        query.andWhere(`LOWER(user.${columnName}) = LOWER(:${parameter})`, { [parameter]: value });
+      } else {
+        query.andWhere(`LOWER(user.${columnName}) LIKE LOWER(:${parameter}) ESCAPE '!'`, {
+          [parameter]: `%${escapeLike(value)}%`,
+        });
+      }
+    }
+    return query.getMany();
+  }
+
+  findGroups(ids: number[]): Promise<GroupEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.groups.findBy({ id: In(ids) });
+  }
+
+  /** Saves the user; a username already taken (also by a concurrent request) is a 409. */
+  async save(user: UserEntity): Promise<UserEntity> {
+    try {
+      return await this.users.save(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict(`a user named ${user.username} already exists`);
+      throw error;
+    }
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.users.delete({ id });
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[!%_]/g, (char) => `!${char}`);
+}

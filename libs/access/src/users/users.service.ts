@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequest, Conflict, Forbidden, NotFound, Paging } from '@dam/platform';
+import { ActorUser, isPrivileged } from '../auth/actor';
+import { UpdateUserDto } from './dto/update-user.dto';
+import { UserEntity } from './entities/user.entity';
+import { PasswordHasher } from './password-hasher';
+import { UserSearchCriteria, UsersRepository } from './users.repository';
+
+const USERNAME = /^[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]{0,253}[^\s\u0000-\u001f\u007f]$|^[^\s\u0000-\u001f\u007f]$/;
+
+/** Rules for users: only admins (and the application user) manage them; anyone may read themself. */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
+    requirePrivileged(actor);
+    return this.users.listIds(paging && { offset: paging.offset, limit: paging.pageSize });
+  }
+
+  async create(actor: ActorUser, rawUsername: unknown): Promise<UserEntity> {
+    requirePrivileged(actor);
+    const username = validUsername(rawUsername);
+    if ((await this.users.findByUsername(username)) !== null) {
+      throw new Conflict(`a user named ${username} already exists`);
+    }
+    const now = new Date();
+    const user = Object.assign(new UserEntity(), {
+      username,
+      emailAddress: null,
+      forename: null,
+      surname: null,
+      passwordHash: null,
+      isAdmin: false,
+      isApplication: false,
+      groups: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.users.save(user);
+  }
+
+  async get(actor: ActorUser, id: number): Promise<UserEntity> {
+    if (!isPrivileged(actor) && actor.id !== id) throw new Forbidden('you may only read your own user');
+    return this.getOrThrow(id);
+  }
+
+  async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<UserEntity> {
+    if (!isPrivileged(actor) && actor.id !== id) throw new Forbidden('only administrators may change other users');
+    const user = await this.getOrThrow(id);
+    if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
+    if (changes.username !== undefined) user.username = validUsername(changes.username);
+    if (changes.emailAddress !== undefined) user.emailAddress = emptyToNull(changes.emailAddress);
+    if (changes.forename !== undefined) user.forename = emptyToNull(changes.forename);
+    if (changes.surname !== undefined) user.surname = emptyToNull(changes.surname);
+    if (changes.isAdmin !== undefined && !user.isApplication) user.isAdmin = changes.isAdmin;
+    if (changes.groupIds !== undefined) user.groups = await this.groupsOrThrow(changes.groupIds);
+    if (changes.password !== undefined) user.passwordHash = await this.hasher.hash(changes.password);
+    user.updatedAt = new Date();
+    await this.users.save(user);
+    return this.getOrThrow(id);
+  }
+
+  async delete(actor: ActorUser, id: number): Promise<void> {
+    requirePrivileged(actor);
+    const user = await this.getOrThrow(id);
+    if (user.isApplication) throw new BadRequest('the application user cannot be deleted');
+    if (user.id === actor.id) throw new BadRequest('you cannot delete your own user');
+    await this.users.delete(id);
+  }
+
+  async deleteByUsername(actor: ActorUser, rawUsername: unknown): Promise<void> {
+    requirePrivileged(actor);
+    if (typeof rawUsername !== 'string' || rawUsername === '') {
+      throw new BadRequest('you must supply the username of the user to delete');
+    }
+    const user = await this.users.findByUsername(rawUsername);
+    if (user === null) throw new NotFound(`user ${rawUsername} does not exist`);
+    await this.delete(actor, user.id);
+  }
+
+  async search(actor: ActorUser, criteria: UserSearchCriteria): Promise<UserEntity[]> {
+    requirePrivileged(actor);
+    return this.users.search(criteria);
+  }
+
+  async getOrThrow(id: number): Promise<UserEntity> {
+    const user = await this.users.findById(id);
+    if (user === null) throw new NotFound(`user ${id} does not exist`);
+    return user;
+  }
+
+  private async groupsOrThrow(ids: number[]) {
+    const unique = [...new Set(ids)];
+    const groups = await this.users.findGroups(unique);
+    const missing = unique.filter((id) => !groups.some((group) => group.id === id));
+    if (missing.length > 0) throw new BadRequest(`group ${missing.join(', ')} does not exist`);
+    return groups;
+  }
+}
+
+function requirePrivileged(actor: ActorUser): void {
+  if (!isPrivileged(actor)) throw new Forbidden('only administrators may manage users');
+}
+
+/** A user editing themself may change their names, email and password, nothing that grants power. */
+function refuseSelfEscalation(user: UserEntity, changes: UpdateUserDto): void {
+  const currentGroups = (user.groups ?? []).map((group) => group.id).sort((a, b) => a - b);
+  const requestedGroups = changes.groupIds && [...new Set(changes.groupIds)].sort((a, b) => a - b);
+  if (
+    (changes.isAdmin !== undefined && changes.isAdmin !== user.isAdmin) ||
+    (changes.username !== undefined && changes.username !== user.username) ||
+    (requestedGroups !== undefined && requestedGroups.join(',') !== currentGroups.join(','))
+  ) {
+    throw new Forbidden('only administrators may change usernames, groups or administrator rights');
+  }
+}
+
+function validUsername(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new BadRequest('you must supply a username');
+  const username = raw.trim();
+  if (username.length > 255 || !USERNAME.test(username)) {
+    throw new BadRequest('a username must be 1 to 255 characters without control characters');
+  }
+  return username;
+}
+
+function emptyToNull(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}

@@ -1,0 +1,228 @@
+import { isIP } from 'node:net';
+import * as path from 'node:path';
+
+/** Thrown at boot when an environment variable is invalid; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+export type StorageDriver = 'fs' | 'minio';
+
+export interface MinioSettings {
+  endPoint: string;
+  port: number | undefined;
+  useSSL: boolean;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+/**
+ * The whole runtime configuration, read once from the environment and validated.
+ * Nothing else in the code base reads `process.env`.
+ */
+export class AppConfig {
+  port: number;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  storageDriver: StorageDriver;
+  minio: MinioSettings | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  urlSigningSecret: string | undefined;
+  trustedNetworks: string[];
+  assetTypesEnabled: boolean;
+  languages: string[];
+  tempFileTtlHours: number;
+  jobsEnabled: boolean;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  maxJsonBodyBytes: number;
+  maxChunkBytes: number;
+  logRequests: boolean;
+  databaseConnectRetries: number;
+
+  get defaultLanguage(): string {
+    return this.languages[0];
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const read = new EnvReader(env);
+    const config = new AppConfig();
+    config.port = read.integer('PORT', 3000, 0, 65535);
+    config.publicUrl = read.optionalUrl('DAM_PUBLIC_URL');
+    config.trustProxy = read.boolean('DAM_TRUST_PROXY', false);
+    config.dataDir = path.resolve(read.string('DAM_DATA_DIR', './data'));
+    config.databaseUrl = read.optionalDatabaseUrl('DATABASE_URL');
+    config.storageDriver = read.oneOf('STORAGE_DRIVER', ['fs', 'minio'] as const, 'fs');
+    config.minio = config.storageDriver === 'minio' ? read.minio() : undefined;
+    config.clientId = read.optionalString('DAM_CLIENT_ID');
+    config.clientSecret = read.optionalString('DAM_CLIENT_SECRET');
+    if ((config.clientId === undefined) !== (config.clientSecret === undefined)) {
+      throw new ConfigError(
+        config.clientId === undefined ? 'DAM_CLIENT_ID' : 'DAM_CLIENT_SECRET',
+        'must be set together with its pair',
+      );
+    }
+    config.urlSigningSecret = read.optionalString('DAM_URL_SIGNING_SECRET');
+    if (config.urlSigningSecret !== undefined && config.urlSigningSecret.length < 32) {
+      throw new ConfigError('DAM_URL_SIGNING_SECRET', 'must be at least 32 characters');
+    }
+    config.trustedNetworks = read.cidrList('DAM_TRUSTED_NETWORKS');
+    config.assetTypesEnabled = read.boolean('DAM_ASSET_TYPES_ENABLED', false);
+    config.languages = read.languages('DAM_LANGUAGES');
+    config.tempFileTtlHours = read.number('DAM_TEMP_FILE_TTL_HOURS', 24, 0.001);
+    config.jobsEnabled = read.boolean('DAM_JOBS_ENABLED', true);
+    config.accessTokenTtlSeconds = read.integer('DAM_ACCESS_TOKEN_TTL_SECONDS', 3600, 1);
+    config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
+    config.maxJsonBodyBytes = read.integer('DAM_MAX_JSON_BODY_BYTES', 1024 * 1024, 1024);
+    config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
+    config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
+    config.databaseConnectRetries = read.integer('DAM_DATABASE_CONNECT_RETRIES', 10, 0, 1000);
+    return config;
+  }
+}
+
+const TRUE_WORDS = ['true', '1', 'yes', 'on'];
+const FALSE_WORDS = ['false', '0', 'no', 'off'];
+
+class EnvReader {
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  optionalString(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optionalString(name) ?? fallback;
+  }
+
+  number(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      throw new ConfigError(name, `must be a number between ${min} and ${max} (got "${raw}")`);
+    }
+    return value;
+  }
+
+  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const value = this.number(name, fallback, min, max);
+    if (!Number.isInteger(value)) throw new ConfigError(name, `must be a whole number (got "${value}")`);
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optionalString(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (TRUE_WORDS.includes(raw)) return true;
+    if (FALSE_WORDS.includes(raw)) return false;
+    throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return fallback;
+    const match = allowed.find((candidate) => candidate === raw.toLowerCase());
+    if (match === undefined) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return match;
+  }
+
+  optionalUrl(name: string): string | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+
+  optionalDatabaseUrl(name: string): string | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'must look like mysql://user:password@host:port/database');
+    }
+    if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') {
+      throw new ConfigError(name, `must use the mysql:// scheme (got "${url.protocol}")`);
+    }
+    if (url.pathname.replace(/^\//, '') === '') throw new ConfigError(name, 'must name a database');
+    return raw;
+  }
+
+  cidrList(name: string): string[] {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return [];
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    for (const entry of entries) {
+      const [address, bits, extra] = entry.split('/');
+      const family = isIP(address);
+      const maxBits = family === 6 ? 128 : 32;
+      const prefix = bits === undefined ? maxBits : Number(bits);
+      if (family === 0 || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > maxBits) {
+        throw new ConfigError(name, `has an invalid network "${entry}" (expected CIDRs like 10.0.0.0/8)`);
+      }
+    }
+    return entries;
+  }
+
+  languages(name: string): string[] {
+    const raw = this.optionalString(name) ?? 'en';
+    const codes = raw
+      .split(',')
+      .map((code) => code.trim().toLowerCase())
+      .filter((code) => code !== '');
+    for (const code of codes) {
+      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) {
+        throw new ConfigError(name, `has an invalid language code "${code}"`);
+      }
+    }
+    if (codes.length === 0) throw new ConfigError(name, 'must list at least one language');
+    return [...new Set(codes)];
+  }
+
+  minio(): MinioSettings {
+    const endPoint = this.optionalString('MINIO_ENDPOINT');
+    if (endPoint === undefined) throw new ConfigError('MINIO_ENDPOINT', 'is required when STORAGE_DRIVER=minio');
+    const accessKey = this.optionalString('MINIO_ACCESS_KEY');
+    if (accessKey === undefined) throw new ConfigError('MINIO_ACCESS_KEY', 'is required when STORAGE_DRIVER=minio');
+    const secretKey = this.optionalString('MINIO_SECRET_KEY');
+    if (secretKey === undefined) throw new ConfigError('MINIO_SECRET_KEY', 'is required when STORAGE_DRIVER=minio');
+    const bucket = this.string('MINIO_BUCKET', 'dam');
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      throw new ConfigError('MINIO_BUCKET', `is not a valid bucket name (got "${bucket}")`);
+    }
+    const portRaw = this.optionalString('MINIO_PORT');
+    return {
+      endPoint,
+      port: portRaw === undefined ? undefined : this.integer('MINIO_PORT', 9000, 1, 65535),
+      useSSL: this.boolean('MINIO_USE_SSL', false),
+      accessKey,
+      secretKey,
+      bucket,
+      region: this.string('MINIO_REGION', 'us-east-1'),
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { MIGRATIONS } from './migrations';
+
+export type DatabaseKind = 'sqlite' | 'mysql';
+
+export function databaseKind(config: AppConfig): DatabaseKind {
+  return config.databaseUrl === undefined ? 'sqlite' : 'mysql';
+}
+
+/**
+ * The one TypeORM options object, used by the API, the CLI and the tests. Schema changes only ever
+ * come from migrations.
+ */
+export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+  const common = {
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    synchronize: false,
+    logging: ['error'] as ('error' | 'warn')[],
+  };
+  if (config.databaseUrl !== undefined) {
+    return {
+      ...common,
+      type: 'mysql',
+      url: config.databaseUrl.replace(/^mariadb:/, 'mysql:'),
+      timezone: 'Z',
+      charset: 'utf8mb4_unicode_ci',
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      extra: { connectionLimit: 20, enableKeepAlive: true, connectTimeout: 5000 },
+    };
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: path.join(config.dataDir, 'dam.sqlite'),
+    enableWAL: true,
+    prepareDatabase: (db: { pragma(statement: string): unknown }) => {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+    },
+  };
+}

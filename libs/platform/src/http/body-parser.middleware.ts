@@ -1,0 +1,32 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import * as express from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AppConfig } from '../config/app-config';
+
+/**
+ * JSON, form and XML bodies, bounded by DAM_MAX_JSON_BODY_BYTES. Runs as Nest middleware (not express's)
+ * so that parse errors and 413s go through the one error filter. Binary bodies are never parsed here:
+ * upload routes stream `request` themselves.
+ */
+@Injectable()
+export class BodyParserMiddleware implements NestMiddleware {
+  private readonly parsers: RequestHandler[];
+
+  constructor(config: AppConfig) {
+    const limit = config.maxJsonBodyBytes;
+    this.parsers = [
+      express.json({ limit, type: ['application/json', 'application/*+json'] }),
+      express.urlencoded({ limit, extended: false, type: 'application/x-www-form-urlencoded' }),
+      express.text({ limit, type: ['application/xml', 'text/xml', 'application/*+xml'] }),
+    ];
+  }
+
+  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+    for (const parser of this.parsers) {
+      await new Promise<void>((resolve, reject) =>
+        parser(request, response, (error?: unknown) => (error ? reject(error) : resolve())),
+      );
+    }
+    next();
+  }
+}

@@ -1,0 +1,91 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { RequestContext } from '../context/request-context';
+import { DomainError } from './domain-errors';
+import { statusOf } from './error-status';
+import { isUnavailableError } from './unavailable';
+
+interface ErrorReply {
+  status: number;
+  message: string;
+}
+
+/** Every error leaves as text/plain with a one-line message; nothing internal ever reaches the client. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
+    const reply = this.toReply(error, request);
+
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    if (reply.status === 401) {
+      const hadToken = typeof request.headers.authorization === 'string';
+      response.setHeader('WWW-Authenticate', hadToken ? 'Bearer error="invalid_token"' : 'Bearer');
+    }
+    if (reply.status === 503) response.setHeader('Retry-After', '5');
+    response.status(reply.status).type('text/plain; charset=utf-8').send(reply.message);
+  }
+
+  private toReply(error: unknown, request: Request): ErrorReply {
+    if (error instanceof DomainError) return { status: statusOf(error.kind), message: error.message };
+    if (error instanceof HttpException) return fromHttpException(error, request);
+    const parserReply = fromBodyParserError(error);
+    if (parserReply !== undefined) return parserReply;
+    if (isUnavailableError(error)) {
+      this.logger.warn(`dependency unavailable: ${describe(error)}`);
+      return { status: 503, message: 'the service is temporarily unavailable, try again shortly' };
+    }
+    const requestId = RequestContext.current()?.requestId ?? 'unknown';
+    this.logger.error(
+      `unexpected error (request ${requestId}): ${describe(error)}`,
+      error instanceof Error ? error.stack : undefined,
+    );
+    return { status: 500, message: `internal error (request ${requestId})` };
+  }
+}
+
+function fromHttpException(error: HttpException, request: Request): ErrorReply {
+  const status = error.getStatus();
+  if (status === 404 && error.constructor.name === 'NotFoundException' && /^Cannot /.test(error.message)) {
+    return { status, message: `no resource at ${request.method} ${request.path}` };
+  }
+  const body = error.getResponse();
+  if (typeof body === 'object' && body !== null && 'message' in body) {
+    const message = (body as { message: unknown }).message;
+    if (Array.isArray(message)) return { status, message: message.map(String).join('; ') };
+    if (typeof message === 'string') return { status, message };
+  }
+  return { status, message: typeof body === 'string' ? body : error.message };
+}
+
+/** Errors raised by the express body parsers carry `type` and `status`. */
+function fromBodyParserError(error: unknown): ErrorReply | undefined {
+  if (typeof error !== 'object' || error === null || !('type' in error)) return undefined;
+  const { type, limit } = error as { type: unknown; limit?: unknown };
+  switch (type) {
+    case 'entity.too.large':
+      return { status: 413, message: `the request body is larger than the limit of ${String(limit)} bytes` };
+    case 'entity.parse.failed':
+      return { status: 400, message: 'the request body could not be parsed' };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, message: 'the request body uses an unsupported encoding or charset' };
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return { status: 400, message: 'the request body was incomplete or malformed' };
+    default:
+      return undefined;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,27 @@
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { BodyParserMiddleware } from './http/body-parser.middleware';
+import { RequestContextMiddleware } from './http/request-context.middleware';
+import { RootLinks } from './http/root-links';
+import { UrlService } from './http/url.service';
+import { StorageModule } from './storage/storage.module';
+
+/** Cross-cutting services every area uses: configuration, database, URLs, storage. */
+@Global()
+@Module({})
+export class PlatformModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, StorageModule],
+      providers: [UrlService, RootLinks],
+      exports: [UrlService, RootLinks, StorageModule],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestContextMiddleware, BodyParserMiddleware).forRoutes('*path');
+  }
+}

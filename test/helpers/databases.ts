@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+/** Which matrix the e2e suite runs on: embedded (SQLite + fs) or mysql (MariaDB/MySQL + minio via s3rver). */
+export type Matrix = 'sqlite' | 'mysql';
+export const MATRIX: Matrix = process.env.DAM_TEST_MATRIX === 'mysql' ? 'mysql' : 'sqlite';
+
+/** Server URL without a database; CI creates this user (see .ci/run). */
+export const MYSQL_SERVER_URL = process.env.DAM_TEST_MYSQL_URL ?? 'mysql://dam_test:dam_test@127.0.0.1:3306';
+
+export interface TestDatabase {
+  /** DATABASE_URL for the app, or undefined for the embedded SQLite in dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database (and data folder) for one test file; dropped afterwards. */
+export async function createTestDatabase(matrix: Matrix = MATRIX): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-e2e-'));
+  if (matrix === 'sqlite') {
+    return { databaseUrl: undefined, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `dam_e2e_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = await createConnection(MYSQL_SERVER_URL);
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.end();
+  return {
+    databaseUrl: `${MYSQL_SERVER_URL.replace(/\/+$/, '')}/${name}`,
+    dataDir,
+    drop: async () => {
+      const connection = await createConnection(MYSQL_SERVER_URL);
+      await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await connection.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
