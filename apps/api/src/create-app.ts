@@ -1,4 +1,4 @@
-import { INestApplication, Logger, LoggerService } from '@nestjs/common';
+import { INestApplication, Logger, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 /** Builds the configured application; used by main.ts and by every end-to-end test. */
 export async function createApp(
   config: AppConfig,
-  logger: LoggerService | false = new Logger(),
+  logger: LoggerService | LogLevel[] | false = new Logger(),
 ): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
