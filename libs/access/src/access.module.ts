@@ -10,6 +10,8 @@ import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
 import { OAuthClientsService } from './oauth/oauth-clients.service';
 import { OAuthService } from './oauth/oauth.service';
 import { TokensService } from './oauth/tokens.service';
+import { PermissionsRepository } from './permissions/permissions.repository';
+import { PermissionsService } from './permissions/permissions.service';
 import { GroupEntity } from './users/entities/group.entity';
 import { UserEntity } from './users/entities/user.entity';
 import { PasswordHasher } from './users/password-hasher';
@@ -33,9 +35,22 @@ import { UsersService } from './users/users.service';
     TokensService,
     OAuthService,
     ApplicationUserBootstrap,
+    PermissionsRepository,
+    PermissionsService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [UsersService, UsersRepository, ActorService, OAuthService, OAuthClientsService, TokensService, ApplicationUserBootstrap, PasswordHasher],
+  exports: [
+    UsersService,
+    UsersRepository,
+    UserMapper,
+    ActorService,
+    OAuthService,
+    OAuthClientsService,
+    TokensService,
+    ApplicationUserBootstrap,
+    PasswordHasher,
+    PermissionsService,
+  ],
 })
 export class AccessModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

@@ -13,3 +13,8 @@ export * from './users/entities/user.entity';
 export * from './users/password-hasher';
 export * from './users/users.repository';
 export * from './users/users.service';
+export * from './permissions/access-grants';
+export * from './permissions/asset-visibility';
+export * from './permissions/permission';
+export * from './permissions/permissions.service';
+export * from './users/user.mapper';

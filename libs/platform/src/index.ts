@@ -12,3 +12,5 @@ export * from './http/root-links';
 export * from './http/url.service';
 export * from './platform.module';
 export * from './storage/object-storage.port';
+export * from './i18n/language.service';
+export * from './i18n/translations.repository';

@@ -1,4 +1,5 @@
 import { Foundation1732258800000 } from './1732258800000-foundation';
+import { TreesAndAssets1732262400000 } from './1732262400000-trees-and-assets';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
-export const MIGRATIONS = [Foundation1732258800000];
+export const MIGRATIONS = [Foundation1732258800000, TreesAndAssets1732262400000];
