@@ -9,6 +9,7 @@ import { OAuthClientEntity } from './oauth/entities/oauth-client.entity';
 import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
 import { OAuthClientsService } from './oauth/oauth-clients.service';
 import { OAuthService } from './oauth/oauth.service';
+import { TokenCleanupJob } from './oauth/token-cleanup.job';
 import { TokensService } from './oauth/tokens.service';
 import { PermissionsRepository } from './permissions/permissions.repository';
 import { PermissionsService } from './permissions/permissions.service';
@@ -33,6 +34,7 @@ import { UsersService } from './users/users.service';
     ActorService,
     OAuthClientsService,
     TokensService,
+    TokenCleanupJob,
     OAuthService,
     ApplicationUserBootstrap,
     PermissionsRepository,

@@ -14,3 +14,4 @@ export * from './platform.module';
 export * from './storage/object-storage.port';
 export * from './i18n/language.service';
 export * from './i18n/translations.repository';
+export * from './jobs/lease.service';

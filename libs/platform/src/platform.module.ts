@@ -7,6 +7,7 @@ import { RequestContextMiddleware } from './http/request-context.middleware';
 import { RootLinks } from './http/root-links';
 import { UrlService } from './http/url.service';
 import { I18nModule } from './i18n/i18n.module';
+import { JobsModule } from './jobs/jobs.module';
 import { StorageModule } from './storage/storage.module';
 
 /** Cross-cutting services every area uses: configuration, database, URLs, storage. */
@@ -16,7 +17,7 @@ export class PlatformModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, StorageModule, I18nModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, StorageModule, I18nModule, JobsModule],
       providers: [UrlService, RootLinks],
       exports: [UrlService, RootLinks, StorageModule],
     };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { AppConfig } from '@dam/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { IsNull, Repository } from 'typeorm';
+import { IsNull, LessThan, Repository } from 'typeorm';
 import { ActorUser } from '../auth/actor';
 import { toActor } from '../auth/actor.service';
 import { UsersRepository } from '../users/users.repository';
@@ -87,6 +87,12 @@ export class TokensService {
     if (token === null || token.clientId !== client.id) return;
     if (token.kind === 'refresh') await this.revokeFamily(token.family);
     else await this.tokens.update({ id: token.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
+  /** Removes tokens that expired before `before`; returns how many. */
+  async deleteExpired(before: Date): Promise<number> {
+    const result = await this.tokens.delete({ expiresAt: LessThan(before) });
+    return result.affected ?? 0;
   }
 
   private async revokeFamily(family: string): Promise<void> {
