@@ -2,6 +2,7 @@ import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccessModule } from '@dam/access';
+import { AttributesModule } from '@dam/attributes';
 import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
 import { HealthController } from './health/health.controller';
 import { OAuthController } from './oauth/oauth.controller';
@@ -13,7 +14,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), TerminusModule.forRoot({ logger: false }), AccessModule],
+      imports: [PlatformModule.forRoot(config), TerminusModule.forRoot({ logger: false }), AccessModule, AttributesModule],
       controllers: [RootController, HealthController, OAuthController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { LanguageService } from '@dam/platform';
+import { AssetTypesRepository } from './asset-types/asset-types.repository';
+import { AttributeDefinition, AttributeType, AttributeTypeId, isAttributeTypeId, ListValue } from './attribute-types';
+import { AttributesRepository } from './attributes/attributes.repository';
+import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
+import { AttributeEntity } from './entities/attribute.entity';
+import { ListValuesRepository } from './list-values/list-values.repository';
+
+export interface EmbeddedDataMappingDefinition {
+  type: string;
+  tagName: string;
+  attributeId: number;
+  mappingDirection: string;
+}
+
+export interface AssetTypeDefinition {
+  id: number;
+  name: string;
+}
+
+/**
+ * What other areas (assets above all) need to know about attributes: their definitions with labels in a
+ * language, list values, embedded-data mappings and asset types. Read-only; each call is a fixed number
+ * of queries regardless of how many attributes exist.
+ */
+@Injectable()
+export class AttributesCatalog {
+  constructor(
+    private readonly attributes: AttributesRepository,
+    private readonly listValuesRepository: ListValuesRepository,
+    private readonly mappings: EmbeddedDataMappingsRepository,
+    private readonly assetTypesRepository: AssetTypesRepository,
+    private readonly languages: LanguageService,
+  ) {}
+
+  /** Ordered by displayOrder, then id. */
+  async all(language: string): Promise<AttributeDefinition[]> {
+    return this.define(await this.attributes.findAll(), language);
+  }
+
+  async byId(id: number, language: string): Promise<AttributeDefinition | undefined> {
+    const attribute = await this.attributes.findById(id);
+    return attribute === null ? undefined : (await this.define([attribute], language))[0];
+  }
+
+  /** Ordered by displayOrder, then id; unknown ids are left out. */
+  async byIds(ids: number[], language: string): Promise<AttributeDefinition[]> {
+    return this.define(await this.attributes.findByIds([...new Set(ids)]), language);
+  }
+
+  async byStaticName(name: string, language: string): Promise<AttributeDefinition | undefined> {
+    const attribute = await this.attributes.findByStaticName(name);
+    return attribute === null ? undefined : (await this.define([attribute], language))[0];
+  }
+
+  async listValues(attributeId: number): Promise<ListValue[]> {
+    const values = await this.listValuesRepository.find(attributeId);
+    return values.map(({ id, value, additionalValue }) => ({ id, attributeId, value, additionalValue }));
+  }
+
+  async embeddedDataMappings(): Promise<EmbeddedDataMappingDefinition[]> {
+    const mappings = await this.mappings.findAll();
+    return mappings.map(({ type, tagName, attributeId, mappingDirection }) => ({
+      type,
+      tagName,
+      attributeId,
+      mappingDirection,
+    }));
+  }
+
+  async assetTypeExists(id: number): Promise<boolean> {
+    return (await this.assetTypesRepository.findById(id)) !== null;
+  }
+
+  async assetTypes(): Promise<AssetTypeDefinition[]> {
+    const types = await this.assetTypesRepository.findAll();
+    return types.map(({ id, name }) => ({ id, name }));
+  }
+
+  /** Definitions with labels in `language`, falling back to the default language's label. */
+  async define(attributes: AttributeEntity[], language: string): Promise<AttributeDefinition[]> {
+    const translated = this.languages.isDefault(language)
+      ? new Map<number, string>()
+      : await this.attributes.translatedLabels(
+          attributes.map((attribute) => attribute.id),
+          language,
+        );
+    return attributes.map((attribute) => ({
+      id: attribute.id,
+      label: translated.get(attribute.id) ?? attribute.label,
+      staticName: attribute.staticName,
+      typeId: typeIdOf(attribute),
+      isReadOnly: attribute.isReadOnly,
+      isKeywordSearchable: attribute.isKeywordSearchable,
+      displayOrder: attribute.displayOrder,
+    }));
+  }
+}
+
+/** Type ids are validated on write; a row outside the contract would be a bug, shown as plain text. */
+function typeIdOf(attribute: AttributeEntity): AttributeTypeId {
+  return isAttributeTypeId(attribute.typeId) ? attribute.typeId : AttributeType.Text;
+}

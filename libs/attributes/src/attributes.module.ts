@@ -1,0 +1,53 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RootLinks } from '@dam/platform';
+import { AssetTypesRepository } from './asset-types/asset-types.repository';
+import { AttributesCatalog } from './attributes-catalog';
+import { AttributesRepository } from './attributes/attributes.repository';
+import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
+import { AssetTypeEntity } from './entities/asset-type.entity';
+import { AttributeEntity } from './entities/attribute.entity';
+import { DisplayAttributeGroupMemberEntity } from './entities/display-attribute-group-member.entity';
+import { DisplayAttributeGroupEntity } from './entities/display-attribute-group.entity';
+import { EmbeddedDataMappingEntity } from './entities/embedded-data-mapping.entity';
+import { KeywordSynonymEntity } from './entities/keyword-synonym.entity';
+import { KeywordEntity } from './entities/keyword.entity';
+import { ListAttributeValueEntity } from './entities/list-attribute-value.entity';
+import { ListValuesRepository } from './list-values/list-values.repository';
+
+/** Attributes, list values, keywords, display attribute groups, asset types and embedded-data mappings. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      AttributeEntity,
+      ListAttributeValueEntity,
+      KeywordEntity,
+      KeywordSynonymEntity,
+      DisplayAttributeGroupEntity,
+      DisplayAttributeGroupMemberEntity,
+      AssetTypeEntity,
+      EmbeddedDataMappingEntity,
+    ]),
+  ],
+  controllers: [],
+  providers: [
+    AttributesRepository,
+    ListValuesRepository,
+    AssetTypesRepository,
+    EmbeddedDataMappingsRepository,
+    AttributesCatalog,
+  ],
+  exports: [AttributesCatalog],
+})
+export class AttributesModule implements OnModuleInit {
+  constructor(private readonly rootLinks: RootLinks) {}
+
+  onModuleInit(): void {
+    this.rootLinks.register('attributesUrl', 'attributes');
+    this.rootLinks.register('listAttributeValuesUrl', 'list-attribute-values');
+    this.rootLinks.register('keywordsUrl', 'keywords');
+    this.rootLinks.register('displayAttributeGroupUrl', 'display-attribute-groups');
+    this.rootLinks.register('assetTypesUrl', 'asset-types');
+    this.rootLinks.register('embeddedDataMappingsUrl', 'embedded-data-mappings');
+  }
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { TranslationsRepository } from '@dam/platform';
+import { In, Repository } from 'typeorm';
+import { AttributeEntity } from '../entities/attribute.entity';
+
+export const ATTRIBUTE_TRANSLATION_TYPE = 'attribute';
+
+/** A label in a language other than the default, stored beside the attribute. */
+export interface TranslatedText {
+  language: string;
+  text: string;
+}
+
+@Injectable()
+export class AttributesRepository {
+  constructor(
+    @InjectRepository(AttributeEntity) private readonly attributes: Repository<AttributeEntity>,
+    private readonly translations: TranslationsRepository,
+  ) {}
+
+  findAll(): Promise<AttributeEntity[]> {
+    return this.attributes.find({ order: { displayOrder: 'ASC', id: 'ASC' } });
+  }
+
+  findById(id: number): Promise<AttributeEntity | null> {
+    return this.attributes.findOneBy({ id });
+  }
+
+  findByStaticName(staticName: string): Promise<AttributeEntity | null> {
+    return this.attributes.findOneBy({ staticName });
+  }
+
+  findByIds(ids: number[]): Promise<AttributeEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.attributes.find({ where: { id: In(ids) }, order: { displayOrder: 'ASC', id: 'ASC' } });
+  }
+
+  /** Labels of many attributes in one non-default language: attribute id -> label. */
+  async translatedLabels(ids: number[], language: string): Promise<Map<number, string>> {
+    const texts = await this.translations.load(ATTRIBUTE_TRANSLATION_TYPE, ids, language);
+    const labels = new Map<number, string>();
+    for (const [id, fields] of texts) {
+      const label = fields.get('label');
+      if (label !== undefined) labels.set(id, label);
+    }
+    return labels;
+  }
+
+  async nextDisplayOrder(): Promise<number> {
+    const row = await this.attributes
+      .createQueryBuilder('attribute')
+      .select('MAX(attribute.display_order)', 'maximum')
+      .getRawOne<{ maximum: number | string | null }>();
+    return Number(row?.maximum ?? 0) + 1;
+  }
+
+  /** Saves the attribute and, when given, its label in a non-default language, in one transaction. */
+  async save(attribute: AttributeEntity, translatedLabel?: TranslatedText): Promise<AttributeEntity> {
+    return this.attributes.manager.transaction(async (manager) => {
+      const saved = await manager.getRepository(AttributeEntity).save(attribute);
+      if (translatedLabel !== undefined) {
+        await this.translations.save(
+          ATTRIBUTE_TRANSLATION_TYPE,
+          saved.id,
+          'label',
+          translatedLabel.language,
+          translatedLabel.text,
+          manager,
+        );
+      }
+      return saved;
+    });
+  }
+
+  /** Deletes the attribute; values, list values, keywords, group memberships and mappings cascade. */
+  async delete(id: number): Promise<void> {
+    await this.attributes.manager.transaction(async (manager) => {
+      await this.translations.deleteAll(ATTRIBUTE_TRANSLATION_TYPE, id, manager);
+      await manager.getRepository(AttributeEntity).delete({ id });
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './attribute-types';
+export * from './attributes-catalog';
+export * from './attributes.module';
