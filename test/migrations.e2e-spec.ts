@@ -1,0 +1,153 @@
+import { AppConfig, dataSourceOptions, runMigrations } from '@dam/platform';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../libs/platform/src/database/migrations';
+import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
+import { TestApp } from './helpers/test-app';
+
+/** Tables the database manages itself, not our migrations. */
+const BOOKKEEPING_TABLES = ['migrations', 'sqlite_sequence'];
+
+const migrationNames = MIGRATIONS.map((migration) => new migration().name ?? migration.name);
+
+function configFor(database: TestDatabase): AppConfig {
+  const env: Record<string, string> = { DAM_DATA_DIR: database.dataDir };
+  if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
+  return AppConfig.fromEnv(env);
+}
+
+async function appliedMigrations(dataSource: DataSource): Promise<string[]> {
+  const rows = (await dataSource.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>;
+  return rows.map((row) => row.name);
+}
+
+async function tableNames(dataSource: DataSource): Promise<string[]> {
+  const rows = (await dataSource.query(
+    MATRIX === 'mysql'
+      ? 'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()'
+      : "SELECT name FROM sqlite_master WHERE type = 'table'",
+  )) as Array<{ name: string }>;
+  return rows.map((row) => row.name).filter((name) => !BOOKKEEPING_TABLES.includes(name));
+}
+
+/** Tables, columns, indices and foreign keys, in a comparable form. */
+async function schemaOf(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    const tables = await runner.getTables(await tableNames(dataSource));
+    return tables
+      .map((table) => ({ ...table, name: table.name.split('.').pop() ?? table.name }))
+      .flatMap((table) => [
+        `table ${table.name}`,
+        ...table.columns.map(
+          (column) => `${table.name}.${column.name} ${column.isNullable ? 'null' : 'not null'}`,
+        ),
+        ...table.indices.map((index) => `${table.name} index (${[...index.columnNames].sort().join(',')})`),
+        ...table.foreignKeys.map(
+          (key) =>
+            `${table.name} fk (${key.columnNames.join(',')}) -> ${key.referencedTableName.split('.').pop()}`,
+        ),
+      ])
+      .sort();
+  } finally {
+    await runner.release();
+  }
+}
+
+describe(`migrations (${MATRIX})`, () => {
+  it('has at least one migration, with unique names in timestamp order', () => {
+    expect(migrationNames.length).toBeGreaterThan(0);
+    expect(new Set(migrationNames).size).toBe(migrationNames.length);
+    const stamps = migrationNames.map((name) => Number(/(\d{13})$/.exec(name)?.[1]));
+    expect(stamps.every(Number.isFinite)).toBe(true);
+    expect([...stamps].sort((a, b) => a - b)).toEqual(stamps);
+  });
+
+  describe('at boot', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await TestApp.start();
+    });
+
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    it('runs every migration on a fresh database and records it', async () => {
+      const dataSource = t.app.get(DataSource);
+      expect(await appliedMigrations(dataSource)).toEqual(migrationNames);
+      expect(await dataSource.showMigrations()).toBe(false);
+      const schema = await schemaOf(dataSource);
+      expect(schema).toEqual(expect.arrayContaining(['table users', 'table oauth_tokens']));
+    });
+
+    it('running the migrations again applies nothing', async () => {
+      const dataSource = t.app.get(DataSource);
+      expect(await runMigrations(dataSource)).toEqual([]);
+      expect(await appliedMigrations(dataSource)).toEqual(migrationNames);
+    });
+  });
+
+  describe('on a data source built from the shared options', () => {
+    let database: TestDatabase;
+    let config: AppConfig;
+    const dataSources: DataSource[] = [];
+
+    async function open(migrations = MIGRATIONS): Promise<DataSource> {
+      const dataSource = await new DataSource({ ...dataSourceOptions(config), migrations }).initialize();
+      dataSources.push(dataSource);
+      return dataSource;
+    }
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      config = configFor(database);
+    });
+
+    afterAll(async () => {
+      for (const dataSource of dataSources) if (dataSource.isInitialized) await dataSource.destroy();
+      await database?.drop();
+    });
+
+    it('every down undoes its up, in reverse order, and up works again afterwards', async () => {
+      // The schema after each prefix of the migrations, applied one step at a time.
+      const schemas: string[][] = [];
+      for (let count = 0; count <= MIGRATIONS.length; count++) {
+        const stepwise = await open(MIGRATIONS.slice(0, count));
+        const applied = await runMigrations(stepwise);
+        expect(applied).toEqual(count === 0 ? [] : [migrationNames[count - 1]]);
+        schemas.push(await schemaOf(stepwise));
+        await stepwise.destroy();
+      }
+      expect(schemas[0]).toEqual([]);
+
+      const dataSource = await open();
+      expect(await runMigrations(dataSource)).toEqual([]);
+      for (let count = MIGRATIONS.length; count > 0; count--) {
+        await dataSource.undoLastMigration({ transaction: 'each' });
+        expect(await appliedMigrations(dataSource)).toEqual(migrationNames.slice(0, count - 1));
+        expect(await schemaOf(dataSource)).toEqual(schemas[count - 1]);
+      }
+
+      expect(await runMigrations(dataSource)).toEqual(migrationNames);
+      expect(await schemaOf(dataSource)).toEqual(schemas[MIGRATIONS.length]);
+      expect(await runMigrations(dataSource)).toEqual([]);
+    });
+
+    it('instances migrating the same fresh database at once apply each migration once', async () => {
+      const fresh = await createTestDatabase();
+      const freshConfig = configFor(fresh);
+      const instances = await Promise.all(
+        [1, 2, 3].map(() => new DataSource({ ...dataSourceOptions(freshConfig) }).initialize()),
+      );
+      try {
+        const results = await Promise.all(instances.map((instance) => runMigrations(instance)));
+        expect(results.flat().sort()).toEqual([...migrationNames].sort());
+        expect(await appliedMigrations(instances[0])).toEqual(migrationNames);
+      } finally {
+        for (const instance of instances) await instance.destroy();
+        await fresh.drop();
+      }
+    });
+  });
+});
