@@ -1,15 +1,40 @@
 import { AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
-import { TestApp } from './helpers/test-app';
+import { TestApp, TestUser } from './helpers/test-app';
 
 describe('attributes', () => {
   let t: TestApp;
+  let admin: TestUser;
+  let alice: TestUser;
 
   beforeAll(async () => {
-    t = await TestApp.start();
+    t = await TestApp.start({ env: { DAM_LANGUAGES: 'en,fr' } });
+    [admin, alice] = await Promise.all([t.createUser({ admin: true }), t.createUser()]);
   });
 
   afterAll(async () => {
     await t?.close();
+  });
+
+  const bearer = { type: 'bearer' } as const;
+  const get = (path: string, token: string) => t.http.get(path).auth(token, bearer);
+  const post = (path: string, token: string, body: object) => t.http.post(path).auth(token, bearer).send(body);
+  const put = (path: string, token: string, body: object) => t.http.put(path).auth(token, bearer).send(body);
+
+  async function createAttribute(body: object = {}): Promise<{ id: number; url: string }> {
+    const response = await post('/rest/attributes', admin.token, { label: 'Colour', typeId: 1, ...body }).expect(201);
+    return { id: response.body.id as number, url: response.headers.location as string };
+  }
+
+  describe('without a token', () => {
+    it.each([
+      ['GET', '/rest/attributes'],
+      ['POST', '/rest/attributes'],
+      ['GET', '/rest/attributes/1'],
+      ['PUT', '/rest/attributes/1'],
+      ['DELETE', '/rest/attributes/1'],
+    ])('%s %s is 401', async (method, path) => {
+      await t.http[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path).expect(401);
+    });
   });
 
   describe('the catalog', () => {
@@ -50,6 +75,198 @@ describe('attributes', () => {
           { type: 'XMP', tagName: 'dc:title', attributeId: 1, mappingDirection: 'embed-to-attribute' },
         ]),
       );
+    });
+  });
+
+  describe('GET', () => {
+    it('lists attribute URLs to any signed-in user, system attributes first', async () => {
+      const response = await get('/rest/attributes', alice.token).expect(200);
+      expect((response.body as string[]).slice(0, 10)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `${t.baseUrl}/rest/attributes/${i + 1}`),
+      );
+    });
+
+    it('pages with page and pageSize', async () => {
+      const response = await get('/rest/attributes?page=1&pageSize=3', alice.token).expect(200);
+      expect(response.body).toEqual([4, 5, 6].map((id) => `${t.baseUrl}/rest/attributes/${id}`));
+      expect(Number(response.headers['x-total-count'])).toBeGreaterThanOrEqual(10);
+      expect(response.headers.link).toContain('rel="next"');
+    });
+
+    it('shows one attribute with its URLs', async () => {
+      const response = await get('/rest/attributes/3', alice.token).expect(200);
+      expect(response.body).toEqual({
+        url: `${t.baseUrl}/rest/attributes/3`,
+        id: 3,
+        label: 'Keywords',
+        staticName: 'keywords',
+        typeId: 7,
+        isReadOnly: false,
+        isKeywordSearchable: true,
+        displayOrder: 3,
+        listValuesUrl: `${t.baseUrl}/rest/attributes/3/list-attribute-values`,
+        keywordsUrl: `${t.baseUrl}/rest/attributes/3/keywords`,
+      });
+    });
+
+    it.each(['999999', 'abc', '99999999999', '-1'])('is 404 for attribute %s', async (id) => {
+      const response = await get(`/rest/attributes/${id}`, alice.token).expect(404);
+      expect(response.type).toBe('text/plain');
+    });
+  });
+
+  describe('POST', () => {
+    it('creates a custom attribute: 201 with Location', async () => {
+      const response = await post('/rest/attributes', admin.token, {
+        label: ' Photographer ',
+        typeId: 1,
+        isKeywordSearchable: true,
+        url: 'http://ignored.example/rest/attributes/1',
+      }).expect(201);
+      expect(response.headers.location).toBe(`${t.baseUrl}/rest/attributes/${response.body.id}`);
+      expect(response.body).toMatchObject({
+        label: 'Photographer',
+        staticName: null,
+        typeId: 1,
+        isReadOnly: false,
+        isKeywordSearchable: true,
+      });
+      expect(response.body.id).toBeGreaterThan(10);
+      const fetched = await get(new URL(response.headers.location).pathname, alice.token).expect(200);
+      expect(fetched.body).toEqual(response.body);
+      const list = await get('/rest/attributes', alice.token).expect(200);
+      expect(list.body).toContain(response.headers.location);
+    });
+
+    it('places a new attribute after the others unless displayOrder is given', async () => {
+      const last = await createAttribute();
+      const placed = await createAttribute({ displayOrder: 0 });
+      const lastBody = (await get(`/rest/attributes/${last.id}`, alice.token)).body;
+      expect(lastBody.displayOrder).toBeGreaterThan(10);
+      const list = (await get('/rest/attributes', alice.token)).body as string[];
+      expect(list[0]).toBe(placed.url);
+    });
+
+    it.each([
+      [{ typeId: 1 }, 'you must supply a label for the attribute'],
+      [{ label: '   ', typeId: 1 }, 'you must supply a label for the attribute'],
+      [{ label: 'x'.repeat(256), typeId: 1 }, 'longer than 255 characters'],
+      [{ label: 'A' }, 'typeId must be a whole number naming an attribute type'],
+      [{ label: 'A', typeId: 'one' }, 'typeId must be a whole number naming an attribute type'],
+      [{ label: 'A', typeId: 99 }, 'typeId 99 is not an attribute type'],
+      [{ label: 'A', typeId: 0 }, 'typeId 0 is not an attribute type'],
+      [{ label: 'A', typeId: 10 }, 'typeId 10 is reserved for system attributes'],
+      [{ label: 'A', typeId: 11 }, 'typeId 11 is reserved for system attributes'],
+      [{ label: 'A', typeId: 1, isKeywordSearchable: 'maybe' }, 'isKeywordSearchable must be true or false'],
+      [{ label: 'A', typeId: 1, displayOrder: 1e12 }, 'displayOrder must be a whole number from 0 to 1000000'],
+    ])('is 400 for %j', async (body, message) => {
+      const response = await post('/rest/attributes', admin.token, body).expect(400);
+      expect(response.type).toBe('text/plain');
+      expect(response.text).toContain(message);
+    });
+
+    it('is 403 for a non-admin', async () => {
+      const response = await post('/rest/attributes', alice.token, { label: 'Mine', typeId: 1 }).expect(403);
+      expect(response.text).toBe('only administrators may manage attributes');
+    });
+  });
+
+  describe('PUT', () => {
+    it('changes a custom attribute through a GET-modify-PUT round trip', async () => {
+      const { id } = await createAttribute({ typeId: 2 });
+      const current = (await get(`/rest/attributes/${id}`, admin.token).expect(200)).body;
+      const response = await put(`/rest/attributes/${id}`, admin.token, {
+        ...current,
+        label: 'Colour code',
+        typeId: 8,
+        isKeywordSearchable: true,
+        displayOrder: 500,
+        staticName: 'hacked',
+        isReadOnly: true,
+      }).expect(200);
+      expect(response.body).toEqual({
+        ...current,
+        label: 'Colour code',
+        typeId: 8,
+        isKeywordSearchable: true,
+        displayOrder: 500,
+      });
+    });
+
+    it('lets a system attribute be relabelled but not retyped', async () => {
+      const current = (await get('/rest/attributes/1', admin.token).expect(200)).body;
+      await put('/rest/attributes/1', admin.token, { ...current, label: 'Name' }).expect(200);
+      expect((await get('/rest/attributes/1', alice.token)).body.label).toBe('Name');
+      const response = await put('/rest/attributes/1', admin.token, { typeId: 2 }).expect(400);
+      expect(response.text).toBe('the type of the system attribute Name cannot change');
+      await put('/rest/attributes/1', admin.token, { label: 'Title' }).expect(200);
+    });
+
+    it.each([
+      [{ label: '' }, 'you must supply a label for the attribute'],
+      [{ typeId: 11 }, 'typeId 11 is reserved for system attributes'],
+      [{ typeId: 42 }, 'typeId 42 is not an attribute type'],
+    ])('is 400 for %j', async (body, message) => {
+      const { id } = await createAttribute();
+      const response = await put(`/rest/attributes/${id}`, admin.token, body).expect(400);
+      expect(response.text).toBe(message);
+    });
+
+    it('is 403 for a non-admin and 404 for an unknown attribute', async () => {
+      const { id } = await createAttribute();
+      await put(`/rest/attributes/${id}`, alice.token, { label: 'Mine' }).expect(403);
+      await put('/rest/attributes/999999', admin.token, { label: 'Nothing' }).expect(404);
+    });
+  });
+
+  describe('DELETE', () => {
+    it('deletes a custom attribute: 204, then 404', async () => {
+      const { id, url } = await createAttribute();
+      await t.http.delete(`/rest/attributes/${id}`).auth(admin.token, bearer).expect(204);
+      await get(`/rest/attributes/${id}`, admin.token).expect(404);
+      expect((await get('/rest/attributes', admin.token)).body).not.toContain(url);
+    });
+
+    it('refuses system attributes with 400', async () => {
+      const response = await t.http.delete('/rest/attributes/9').auth(admin.token, bearer).expect(400);
+      expect(response.text).toBe('the system attribute Access levels cannot be deleted');
+    });
+
+    it('is 403 for a non-admin and 404 for an unknown attribute', async () => {
+      const { id } = await createAttribute();
+      await t.http.delete(`/rest/attributes/${id}`).auth(alice.token, bearer).expect(403);
+      await t.http.delete('/rest/attributes/999999').auth(admin.token, bearer).expect(404);
+    });
+  });
+
+  describe('labels per language', () => {
+    it('writes with Content-Language and reads with Accept-Language, falling back to the default', async () => {
+      const { id } = await createAttribute({ label: 'Colour' });
+      await put(`/rest/attributes/${id}`, admin.token, { label: 'Couleur' }).set('Content-Language', 'fr').expect(200);
+      const path = `/rest/attributes/${id}`;
+      expect((await get(path, alice.token).set('Accept-Language', 'fr').expect(200)).body.label).toBe('Couleur');
+      expect((await get(path, alice.token).set('Accept-Language', 'en').expect(200)).body.label).toBe('Colour');
+      expect((await get(path, alice.token).expect(200)).body.label).toBe('Colour');
+      expect((await get('/rest/attributes/2', alice.token).set('Accept-Language', 'fr')).body.label).toBe('Description');
+    });
+
+    it('creates in a non-default language, which also serves as the default text', async () => {
+      const response = await post('/rest/attributes', admin.token, { label: 'Photographe', typeId: 1 })
+        .set('Content-Language', 'fr')
+        .expect(201);
+      const path = new URL(response.headers.location).pathname;
+      expect((await get(path, alice.token).set('Accept-Language', 'fr')).body.label).toBe('Photographe');
+      await put(path, admin.token, { label: 'Photographer' }).expect(200);
+      expect((await get(path, alice.token).set('Accept-Language', 'fr')).body.label).toBe('Photographe');
+      expect((await get(path, alice.token)).body.label).toBe('Photographer');
+      expect(await t.app.get(AttributesCatalog).byId(response.body.id, 'fr')).toMatchObject({ label: 'Photographe' });
+    });
+
+    it('is 400 for a Content-Language that is not configured', async () => {
+      const response = await post('/rest/attributes', admin.token, { label: 'Farbe', typeId: 1 })
+        .set('Content-Language', 'de')
+        .expect(400);
+      expect(response.text).toContain('Content-Language de is not one of the configured languages');
     });
   });
 });

@@ -3,7 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { RootLinks } from '@dam/platform';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AttributesCatalog } from './attributes-catalog';
+import { AttributeMapper } from './attributes/attribute.mapper';
+import { AttributesController } from './attributes/attributes.controller';
 import { AttributesRepository } from './attributes/attributes.repository';
+import { AttributesService } from './attributes/attributes.service';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
 import { AssetTypeEntity } from './entities/asset-type.entity';
 import { AttributeEntity } from './entities/attribute.entity';
@@ -29,13 +32,15 @@ import { ListValuesRepository } from './list-values/list-values.repository';
       EmbeddedDataMappingEntity,
     ]),
   ],
-  controllers: [],
+  controllers: [AttributesController],
   providers: [
     AttributesRepository,
     ListValuesRepository,
     AssetTypesRepository,
     EmbeddedDataMappingsRepository,
     AttributesCatalog,
+    AttributesService,
+    AttributeMapper,
   ],
   exports: [AttributesCatalog],
 })

@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import type { Response } from 'express';
+import { pageOf } from '../paged-list';
+import { AttributeMapper, AttributeRepresentation } from './attribute.mapper';
+import { AttributesService } from './attributes.service';
+import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
+
+@ApiTags('attributes')
+@ApiBearerAuth()
+@Controller('rest/attributes')
+export class AttributesController {
+  constructor(
+    private readonly attributes: AttributesService,
+    private readonly mapper: AttributeMapper,
+    private readonly urls: UrlService,
+  ) {}
+
+  @Get()
+  async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
+    const urls = (await this.attributes.list()).map((attribute) => this.mapper.url(attribute.id));
+    return pageOf(urls, query, response, this.urls.rest('attributes'));
+  }
+
+  @Post()
+  async create(
+    @Actor() actor: ActorUser,
+    @Body() request: CreateAttributeDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AttributeRepresentation> {
+    const attribute = await this.attributes.create(actor, request);
+    response.status(201).location(this.mapper.url(attribute.id));
+    return this.mapper.toRepresentation(attribute);
+  }
+
+  @Get(':id')
+  async get(@Param('id', new IdPipe('attribute')) id: number): Promise<AttributeRepresentation> {
+    return this.mapper.toRepresentation(await this.attributes.get(id));
+  }
+
+  @Put(':id')
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('attribute')) id: number,
+    @Body() changes: UpdateAttributeDto,
+  ): Promise<AttributeRepresentation> {
+    return this.mapper.toRepresentation(await this.attributes.update(actor, id, changes));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('attribute')) id: number): Promise<void> {
+    await this.attributes.delete(actor, id);
+  }
+}

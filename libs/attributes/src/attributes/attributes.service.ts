@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser } from '@dam/access';
+import { BadRequest, LanguageService, NotFound } from '@dam/platform';
+import { requireAdmin, requiredText } from '../admin-only';
+import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
+import { AttributesCatalog } from '../attributes-catalog';
+import { AttributeEntity } from '../entities/attribute.entity';
+import { AttributesRepository, TranslatedText } from './attributes.repository';
+import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
+
+const WHAT = 'attributes';
+
+/**
+ * Rules for attributes: anyone signed in reads them; admins add, change and remove custom ones. System
+ * attributes keep their type and cannot be deleted. Labels are per language (Content-Language on write).
+ */
+@Injectable()
+export class AttributesService {
+  constructor(
+    private readonly attributes: AttributesRepository,
+    private readonly catalog: AttributesCatalog,
+    private readonly languages: LanguageService,
+  ) {}
+
+  list(): Promise<AttributeDefinition[]> {
+    return this.catalog.all(this.languages.readLanguage());
+  }
+
+  async get(id: number): Promise<AttributeDefinition> {
+    const attribute = await this.catalog.byId(id, this.languages.readLanguage());
+    if (attribute === undefined) throw attributeNotFound(id);
+    return attribute;
+  }
+
+  async create(actor: ActorUser, request: CreateAttributeDto): Promise<AttributeDefinition> {
+    requireAdmin(actor, WHAT);
+    const label = validLabel(request.label);
+    const language = this.languages.writeLanguage();
+    const now = new Date();
+    const attribute = Object.assign(new AttributeEntity(), {
+      label,
+      staticName: null,
+      typeId: validCustomType(request.typeId),
+      isSystem: false,
+      isReadOnly: false,
+      isKeywordSearchable: request.isKeywordSearchable ?? false,
+      displayOrder: request.displayOrder ?? (await this.attributes.nextDisplayOrder()),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const saved = await this.attributes.save(attribute, this.translation(language, label));
+    return this.define(saved);
+  }
+
+  async update(actor: ActorUser, id: number, changes: UpdateAttributeDto): Promise<AttributeDefinition> {
+    requireAdmin(actor, WHAT);
+    const attribute = await this.getEntityOrThrow(id);
+    let translatedLabel: TranslatedText | undefined;
+    if (changes.label !== undefined) {
+      const label = validLabel(changes.label);
+      const language = this.languages.writeLanguage();
+      translatedLabel = this.translation(language, label);
+      if (translatedLabel === undefined) attribute.label = label;
+    }
+    if (changes.typeId !== undefined && changes.typeId !== null && changes.typeId !== attribute.typeId) {
+      if (attribute.isSystem) throw new BadRequest(`the type of the system attribute ${attribute.label} cannot change`);
+      attribute.typeId = validCustomType(changes.typeId);
+    }
+    if (typeof changes.isKeywordSearchable === 'boolean') attribute.isKeywordSearchable = changes.isKeywordSearchable;
+    if (typeof changes.displayOrder === 'number') attribute.displayOrder = changes.displayOrder;
+    attribute.updatedAt = new Date();
+    return this.define(await this.attributes.save(attribute, translatedLabel));
+  }
+
+  async delete(actor: ActorUser, id: number): Promise<void> {
+    requireAdmin(actor, WHAT);
+    const attribute = await this.getEntityOrThrow(id);
+    if (attribute.isSystem) throw new BadRequest(`the system attribute ${attribute.label} cannot be deleted`);
+    await this.attributes.delete(id);
+  }
+
+  async getEntityOrThrow(id: number): Promise<AttributeEntity> {
+    const attribute = await this.attributes.findById(id);
+    if (attribute === null) throw attributeNotFound(id);
+    return attribute;
+  }
+
+  private async define(attribute: AttributeEntity): Promise<AttributeDefinition> {
+    const [definition] = await this.catalog.define([attribute], this.languages.readLanguage());
+    return definition;
+  }
+
+  /** Undefined for the default language, whose text lives on the attribute itself. */
+  private translation(language: string, text: string): TranslatedText | undefined {
+    return this.languages.isDefault(language) ? undefined : { language, text };
+  }
+}
+
+export function attributeNotFound(id: number): NotFound {
+  return new NotFound(`attribute ${id} does not exist`);
+}
+
+function validLabel(raw: unknown): string {
+  return requiredText(raw, 'you must supply a label for the attribute');
+}
+
+function validCustomType(typeId: number): number {
+  if (!isAttributeTypeId(typeId)) throw new BadRequest(`typeId ${typeId} is not an attribute type`);
+  if (isSystemOnlyType(typeId)) throw new BadRequest(`typeId ${typeId} is reserved for system attributes`);
+  return typeId;
+}
