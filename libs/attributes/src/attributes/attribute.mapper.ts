@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UrlService } from '@dam/platform';
-import { AttributeDefinition, AttributeTypeId } from '../attribute-types';
+import { AttributeDefinition } from '../attribute-types';
 
-export interface AttributeRepresentation {
+export interface AttributeRepresentation extends AttributeDefinition {
   url: string;
-  id: number;
-  label: string;
-  staticName: string | null;
-  typeId: AttributeTypeId;
-  isReadOnly: boolean;
-  isKeywordSearchable: boolean;
-  displayOrder: number;
   listValuesUrl: string;
   keywordsUrl: string;
 }

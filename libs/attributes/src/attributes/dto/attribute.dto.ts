@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 const TYPE_ID_MESSAGE = 'typeId must be a whole number naming an attribute type';
@@ -28,25 +28,4 @@ export class CreateAttributeDto {
 }
 
 /** `PUT /rest/attributes/{id}`: the representation sent back; omitted fields stay, read-only ones are ignored. */
-export class UpdateAttributeDto {
-  @ApiPropertyOptional({ description: 'in the Content-Language of the request' })
-  @Allow()
-  label?: unknown;
-
-  @ApiPropertyOptional({ description: 'cannot change on system attributes' })
-  @IsOptional()
-  @IsInt({ message: TYPE_ID_MESSAGE })
-  typeId?: number;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean({ message: 'isKeywordSearchable must be true or false' })
-  isKeywordSearchable?: boolean;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsInt({ message: DISPLAY_ORDER_MESSAGE })
-  @Min(0, { message: DISPLAY_ORDER_MESSAGE })
-  @Max(1_000_000, { message: DISPLAY_ORDER_MESSAGE })
-  displayOrder?: number;
-}
+export class UpdateAttributeDto extends PartialType(CreateAttributeDto) {}
