@@ -16,7 +16,10 @@ import { EmbeddedDataMappingEntity } from './entities/embedded-data-mapping.enti
 import { KeywordSynonymEntity } from './entities/keyword-synonym.entity';
 import { KeywordEntity } from './entities/keyword.entity';
 import { ListAttributeValueEntity } from './entities/list-attribute-value.entity';
+import { ListValueMapper } from './list-values/list-value.mapper';
+import { AttributeListValuesController, ListAttributeValuesController } from './list-values/list-values.controller';
 import { ListValuesRepository } from './list-values/list-values.repository';
+import { ListValuesService } from './list-values/list-values.service';
 
 /** Attributes, list values, keywords, display attribute groups, asset types and embedded-data mappings. */
 @Module({
@@ -32,7 +35,7 @@ import { ListValuesRepository } from './list-values/list-values.repository';
       EmbeddedDataMappingEntity,
     ]),
   ],
-  controllers: [AttributesController],
+  controllers: [AttributesController, AttributeListValuesController, ListAttributeValuesController],
   providers: [
     AttributesRepository,
     ListValuesRepository,
@@ -41,6 +44,8 @@ import { ListValuesRepository } from './list-values/list-values.repository';
     AttributesCatalog,
     AttributesService,
     AttributeMapper,
+    ListValuesService,
+    ListValueMapper,
   ],
   exports: [AttributesCatalog],
 })

@@ -41,6 +41,10 @@ export class ListValuesRepository {
       throw error;
     }
   }
+
+  async delete(id: number): Promise<void> {
+    await this.values.delete({ id });
+  }
 }
 
 export function duplicateValue(value: string): Conflict {

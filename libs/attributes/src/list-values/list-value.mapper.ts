@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { UrlService } from '@dam/platform';
+import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
+
+/** Spec 2.10. */
+export interface ListValueRepresentation {
+  url: string;
+  value: string;
+  additionalValue: string | null;
+}
+
+@Injectable()
+export class ListValueMapper {
+  constructor(private readonly urls: UrlService) {}
+
+  url(id: number): string {
+    return this.urls.rest('list-attribute-values', id);
+  }
+
+  toRepresentation(value: ListAttributeValueEntity): ListValueRepresentation {
+    return { url: this.url(value.id), value: value.value, additionalValue: value.additionalValue };
+  }
+}

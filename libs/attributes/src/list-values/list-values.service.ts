@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser } from '@dam/access';
+import { BadRequest, NotFound, parseOptionalId, UrlService } from '@dam/platform';
+import { requireAdmin } from '../admin-only';
+import { AttributeType } from '../attribute-types';
+import { attributeNotFound } from '../attributes/attributes.service';
+import { AttributesRepository } from '../attributes/attributes.repository';
+import { AttributeEntity } from '../entities/attribute.entity';
+import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
+import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
+import { duplicateValue, ListValuesRepository } from './list-values.repository';
+
+export const BLANK_LIST_VALUE = 'the list value cannot be blank';
+
+/** Rules for the values of list attributes (spec 4.7): anyone signed in reads them, admins add them. */
+@Injectable()
+export class ListValuesService {
+  constructor(
+    private readonly values: ListValuesRepository,
+    private readonly attributes: AttributesRepository,
+    private readonly urls: UrlService,
+  ) {}
+
+  async listOfAttribute(attributeId: number): Promise<ListAttributeValueEntity[]> {
+    const attribute = await this.listAttributeOrThrow(attributeId);
+    return this.values.find(attribute.id);
+  }
+
+  /** Every value, or with `attributeId` those of one attribute. */
+  async list(rawAttributeId: unknown): Promise<ListAttributeValueEntity[]> {
+    return this.values.find(parseOptionalId(rawAttributeId, 'attributeId'));
+  }
+
+  async get(id: number): Promise<ListAttributeValueEntity> {
+    const value = await this.values.findById(id);
+    if (value === null) throw new NotFound(`list attribute value ${id} does not exist`);
+    return value;
+  }
+
+  async addToAttribute(actor: ActorUser, attributeId: number, request: CreateListValueDto): Promise<ListAttributeValueEntity> {
+    requireAdmin(actor, 'list attribute values');
+    const attribute = await this.attributes.findById(attributeId);
+    if (attribute === null) throw attributeNotFound(attributeId);
+    return this.add(attribute, request);
+  }
+
+  /** The attribute is named in the body, so an unknown one is the client's mistake: 400. */
+  async addToNamedAttribute(actor: ActorUser, request: CreateListValueForAnyAttributeDto): Promise<ListAttributeValueEntity> {
+    requireAdmin(actor, 'list attribute values');
+    const attributeId = this.attributeIdOf(request);
+    const attribute = await this.attributes.findById(attributeId);
+    if (attribute === null) throw new BadRequest(`attribute ${attributeId} does not exist`);
+    return this.add(attribute, request);
+  }
+
+  async delete(actor: ActorUser, id: number): Promise<void> {
+    requireAdmin(actor, 'list attribute values');
+    await this.get(id);
+    await this.values.delete(id);
+  }
+
+  private async add(attribute: AttributeEntity, request: CreateListValueDto): Promise<ListAttributeValueEntity> {
+    const value = validValue(request.value);
+    const additionalValue = validAdditionalValue(request.additionalValue);
+    requireListType(attribute);
+    if (await this.values.existsInAttribute(attribute.id, value)) throw duplicateValue(value);
+    return this.values.insert(
+      Object.assign(new ListAttributeValueEntity(), {
+        attributeId: attribute.id,
+        value,
+        additionalValue,
+        createdAt: new Date(),
+      }),
+    );
+  }
+
+  private async listAttributeOrThrow(attributeId: number): Promise<AttributeEntity> {
+    const attribute = await this.attributes.findById(attributeId);
+    if (attribute === null) throw attributeNotFound(attributeId);
+    requireListType(attribute);
+    return attribute;
+  }
+
+  private attributeIdOf(request: CreateListValueForAnyAttributeDto): number {
+    if (request.attributeUrl !== undefined && request.attributeUrl !== null) {
+      return this.urls.parseIdOrThrow(request.attributeUrl, 'attributes', 'an attribute');
+    }
+    const id = parseOptionalId(request.attributeId, 'attributeId');
+    if (id === undefined) throw new BadRequest('you must name the attribute of the list value (attributeUrl or attributeId)');
+    return id;
+  }
+}
+
+function requireListType(attribute: AttributeEntity): void {
+  if (attribute.typeId !== AttributeType.List) {
+    throw new BadRequest(`attribute ${attribute.id} is not a list attribute, so it has no list values`);
+  }
+}
+
+function validValue(raw: unknown): string {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+    throw new BadRequest(BLANK_LIST_VALUE);
+  }
+  if (typeof raw !== 'string') throw new BadRequest('the list value must be text');
+  if (raw.trim().length > 255) throw new BadRequest('the list value can be at most 255 characters');
+  return raw.trim();
+}
+
+function validAdditionalValue(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'string') throw new BadRequest('additionalValue must be text');
+  if (raw.length > 255) throw new BadRequest('additionalValue can be at most 255 characters');
+  return raw;
+}
