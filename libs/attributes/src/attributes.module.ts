@@ -16,6 +16,10 @@ import { EmbeddedDataMappingEntity } from './entities/embedded-data-mapping.enti
 import { KeywordSynonymEntity } from './entities/keyword-synonym.entity';
 import { KeywordEntity } from './entities/keyword.entity';
 import { ListAttributeValueEntity } from './entities/list-attribute-value.entity';
+import { KeywordMapper } from './keywords/keyword.mapper';
+import { KeywordsController } from './keywords/keywords.controller';
+import { KeywordsRepository } from './keywords/keywords.repository';
+import { KeywordsService } from './keywords/keywords.service';
 import { ListValueMapper } from './list-values/list-value.mapper';
 import { AttributeListValuesController, ListAttributeValuesController } from './list-values/list-values.controller';
 import { ListValuesRepository } from './list-values/list-values.repository';
@@ -35,7 +39,7 @@ import { ListValuesService } from './list-values/list-values.service';
       EmbeddedDataMappingEntity,
     ]),
   ],
-  controllers: [AttributesController, AttributeListValuesController, ListAttributeValuesController],
+  controllers: [AttributesController, AttributeListValuesController, ListAttributeValuesController, KeywordsController],
   providers: [
     AttributesRepository,
     ListValuesRepository,
@@ -46,6 +50,9 @@ import { ListValuesService } from './list-values/list-values.service';
     AttributeMapper,
     ListValuesService,
     ListValueMapper,
+    KeywordsRepository,
+    KeywordsService,
+    KeywordMapper,
   ],
   exports: [AttributesCatalog],
 })

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { TranslationsRepository } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { AttributeEntity } from '../entities/attribute.entity';
+import { KeywordEntity } from '../entities/keyword.entity';
 
 export const ATTRIBUTE_TRANSLATION_TYPE = 'attribute';
 
@@ -73,10 +74,14 @@ export class AttributesRepository {
     });
   }
 
-  /** Deletes the attribute; values, list values, keywords, group memberships and mappings cascade. */
+  /**
+   * Deletes the attribute; values, list values, keywords, group memberships and mappings cascade. The
+   * keyword tree is flattened first: MySQL refuses to cascade through the keywords' own parent key.
+   */
   async delete(id: number): Promise<void> {
     await this.attributes.manager.transaction(async (manager) => {
       await this.translations.deleteAll(ATTRIBUTE_TRANSLATION_TYPE, id, manager);
+      await manager.getRepository(KeywordEntity).update({ attributeId: id }, { parentId: null });
       await manager.getRepository(AttributeEntity).delete({ id });
     });
   }

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { UrlService } from '@dam/platform';
+import { KeywordNode } from './keyword-tree';
+
+export interface KeywordRepresentation {
+  url: string;
+  id: number;
+  name: string;
+  attributeUrl: string;
+  parent: string | null;
+  children: KeywordRepresentation[];
+  synonyms: string[];
+}
+
+@Injectable()
+export class KeywordMapper {
+  constructor(private readonly urls: UrlService) {}
+
+  url(id: number): string {
+    return this.urls.rest('keywords', id);
+  }
+
+  toRepresentation(node: KeywordNode): KeywordRepresentation {
+    const { keyword } = node;
+    return {
+      url: this.url(keyword.id),
+      id: keyword.id,
+      name: keyword.name,
+      attributeUrl: this.urls.rest('attributes', keyword.attributeId),
+      parent: keyword.parentId === null ? null : this.url(keyword.parentId),
+      children: node.children.map((child) => this.toRepresentation(child)),
+      synonyms: node.synonyms,
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe } from '@dam/platform';
+import type { Response } from 'express';
+import { KeywordDto } from './dto/keyword.dto';
+import { KeywordMapper, KeywordRepresentation } from './keyword.mapper';
+import { KeywordsService } from './keywords.service';
+
+@ApiTags('keywords')
+@ApiBearerAuth()
+@Controller('rest')
+export class KeywordsController {
+  constructor(
+    private readonly keywords: KeywordsService,
+    private readonly mapper: KeywordMapper,
+  ) {}
+
+  /** The keyword tree of one keywords-type attribute. */
+  @Get('attributes/:attributeId/keywords')
+  async treeOfAttribute(
+    @Param('attributeId', new IdPipe('attribute')) attributeId: number,
+  ): Promise<KeywordRepresentation[]> {
+    return (await this.keywords.treeOfAttribute(attributeId)).map((node) => this.mapper.toRepresentation(node));
+  }
+
+  @Get('keywords')
+  async list(@Query('attributeId') attributeId: unknown): Promise<KeywordRepresentation[]> {
+    return (await this.keywords.list(attributeId)).map((node) => this.mapper.toRepresentation(node));
+  }
+
+  @Post('keywords')
+  async create(
+    @Actor() actor: ActorUser,
+    @Body() request: KeywordDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<KeywordRepresentation> {
+    const node = await this.keywords.create(actor, request);
+    response.status(201).location(this.mapper.url(node.keyword.id));
+    return this.mapper.toRepresentation(node);
+  }
+
+  @Get('keywords/:id')
+  async get(@Param('id', new IdPipe('keyword')) id: number): Promise<KeywordRepresentation> {
+    return this.mapper.toRepresentation(await this.keywords.get(id));
+  }
+
+  @Put('keywords/:id')
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('keyword')) id: number,
+    @Body() changes: KeywordDto,
+  ): Promise<KeywordRepresentation> {
+    return this.mapper.toRepresentation(await this.keywords.update(actor, id, changes));
+  }
+
+  @Delete('keywords/:id')
+  @HttpCode(204)
+  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('keyword')) id: number): Promise<void> {
+    await this.keywords.delete(actor, id);
+  }
+}
