@@ -1,13 +1,22 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RootLinks } from '@dam/platform';
+import { AssetTypesController } from './asset-types/asset-types.controller';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
+import { AssetTypesService } from './asset-types/asset-types.service';
 import { AttributesCatalog } from './attributes-catalog';
 import { AttributeMapper } from './attributes/attribute.mapper';
 import { AttributesController } from './attributes/attributes.controller';
 import { AttributesRepository } from './attributes/attributes.repository';
 import { AttributesService } from './attributes/attributes.service';
+import { DisplayGroupMapper } from './display-groups/display-group.mapper';
+import { DisplayGroupsController } from './display-groups/display-groups.controller';
+import { DisplayGroupsRepository } from './display-groups/display-groups.repository';
+import { DisplayGroupsService } from './display-groups/display-groups.service';
+import { EmbeddedDataMappingMapper } from './embedded-data-mappings/embedded-data-mapping.mapper';
+import { EmbeddedDataMappingsController } from './embedded-data-mappings/embedded-data-mappings.controller';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
+import { EmbeddedDataMappingsService } from './embedded-data-mappings/embedded-data-mappings.service';
 import { AssetTypeEntity } from './entities/asset-type.entity';
 import { AttributeEntity } from './entities/attribute.entity';
 import { DisplayAttributeGroupMemberEntity } from './entities/display-attribute-group-member.entity';
@@ -39,22 +48,36 @@ import { ListValuesService } from './list-values/list-values.service';
       EmbeddedDataMappingEntity,
     ]),
   ],
-  controllers: [AttributesController, AttributeListValuesController, ListAttributeValuesController, KeywordsController],
+  controllers: [
+    AttributesController,
+    AttributeListValuesController,
+    ListAttributeValuesController,
+    KeywordsController,
+    DisplayGroupsController,
+    AssetTypesController,
+    EmbeddedDataMappingsController,
+  ],
   providers: [
     AttributesRepository,
-    ListValuesRepository,
-    AssetTypesRepository,
-    EmbeddedDataMappingsRepository,
     AttributesCatalog,
     AttributesService,
     AttributeMapper,
+    ListValuesRepository,
     ListValuesService,
     ListValueMapper,
     KeywordsRepository,
     KeywordsService,
     KeywordMapper,
+    DisplayGroupsRepository,
+    DisplayGroupsService,
+    DisplayGroupMapper,
+    AssetTypesRepository,
+    AssetTypesService,
+    EmbeddedDataMappingsRepository,
+    EmbeddedDataMappingsService,
+    EmbeddedDataMappingMapper,
   ],
-  exports: [AttributesCatalog],
+  exports: [AttributesCatalog, AssetTypesService],
 })
 export class AttributesModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

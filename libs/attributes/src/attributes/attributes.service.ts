@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { BadRequest, LanguageService, NotFound } from '@dam/platform';
-import { requireAdmin, requiredText } from '../admin-only';
+import { requireAdmin, requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { AttributeEntity } from '../entities/attribute.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { BadRequest, NotFound, parseOptionalId, UrlService } from '@dam/platform';
-import { requireAdmin, requiredText } from '../admin-only';
+import { requireAdmin, requiredText } from '../rules';
 import { AttributeType } from '../attribute-types';
 import { AttributesRepository } from '../attributes/attributes.repository';
 import { attributeNotFound } from '../attributes/attributes.service';

@@ -13,3 +13,14 @@ export function requiredText(raw: unknown, message: string, maxLength = 255): st
   if (text.length > maxLength) throw new BadRequest(`${text.slice(0, 40)}... is longer than ${maxLength} characters`);
   return text;
 }
+
+const MAX_DISPLAY_ORDER = 1_000_000;
+
+/** An optional display position: undefined when not given. */
+export function optionalDisplayOrder(raw: unknown): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > MAX_DISPLAY_ORDER) {
+    throw new BadRequest(`displayOrder must be a whole number from 0 to ${MAX_DISPLAY_ORDER}`);
+  }
+  return raw;
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import type { Response } from 'express';
+import { pageOf } from '../paged-list';
+import { DisplayGroupMapper, DisplayGroupRepresentation } from './display-group.mapper';
+import { DisplayGroupsService } from './display-groups.service';
+import { DisplayGroupDto } from './dto/display-group.dto';
+
+/** Served at the plural path; spec 4.9's singular `display-attribute-group` is an alias. */
+@ApiTags('display attribute groups')
+@ApiBearerAuth()
+@Controller(['rest/display-attribute-groups', 'rest/display-attribute-group'])
+export class DisplayGroupsController {
+  constructor(
+    private readonly groups: DisplayGroupsService,
+    private readonly mapper: DisplayGroupMapper,
+    private readonly urls: UrlService,
+  ) {}
+
+  @Get()
+  async list(
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DisplayGroupRepresentation[]> {
+    const groups = (await this.groups.list()).map((group) => this.mapper.toRepresentation(group));
+    return pageOf(groups, query, response, this.urls.rest('display-attribute-groups'));
+  }
+
+  @Post()
+  async create(
+    @Actor() actor: ActorUser,
+    @Body() request: DisplayGroupDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<DisplayGroupRepresentation> {
+    const group = await this.groups.create(actor, request);
+    response.status(201).location(this.mapper.url(group.group.id));
+    return this.mapper.toRepresentation(group);
+  }
+
+  @Get(':id')
+  async get(@Param('id', new IdPipe('display attribute group')) id: number): Promise<DisplayGroupRepresentation> {
+    return this.mapper.toRepresentation(await this.groups.get(id));
+  }
+
+  @Put(':id')
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('display attribute group')) id: number,
+    @Body() changes: DisplayGroupDto,
+  ): Promise<DisplayGroupRepresentation> {
+    return this.mapper.toRepresentation(await this.groups.update(actor, id, changes));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('display attribute group')) id: number): Promise<void> {
+    await this.groups.delete(actor, id);
+  }
+}

@@ -1,0 +1,20 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+
+/**
+ * `POST` and `PUT` of a display attribute group; checked by the service. `attributes` lists attribute
+ * URLs, or objects with `url` or `id` (the shape GET returns); on PUT an omitted field stays as it is.
+ */
+export class DisplayGroupDto {
+  @ApiPropertyOptional({ description: 'required on POST' })
+  @Allow()
+  name?: unknown;
+
+  @ApiPropertyOptional()
+  @Allow()
+  displayOrder?: unknown;
+
+  @ApiPropertyOptional({ description: 'attribute URLs or {id} / {url} objects, in display order' })
+  @Allow()
+  attributes?: unknown;
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { UrlService } from '@dam/platform';
+import { EmbeddedDataMappingView } from './embedded-data-mappings.service';
+
+export interface EmbeddedDataMappingRepresentation {
+  url: string;
+  id: number;
+  type: string;
+  displayName: string;
+  tagName: string;
+  mappingDirection: string;
+  attributeUrl: string;
+  attributeLabel: string;
+}
+
+@Injectable()
+export class EmbeddedDataMappingMapper {
+  constructor(private readonly urls: UrlService) {}
+
+  url(id: number): string {
+    return this.urls.rest('embedded-data-mappings', id);
+  }
+
+  toRepresentation({ mapping, attribute }: EmbeddedDataMappingView): EmbeddedDataMappingRepresentation {
+    return {
+      url: this.url(mapping.id),
+      id: mapping.id,
+      type: mapping.type,
+      displayName: mapping.displayName,
+      tagName: mapping.tagName,
+      mappingDirection: mapping.mappingDirection,
+      attributeUrl: this.urls.rest('attributes', mapping.attributeId),
+      attributeLabel: attribute?.label ?? '',
+    };
+  }
+}
