@@ -7,7 +7,10 @@ const shared = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
 };
 
+// testTimeout and slowTestThreshold are global options: Jest ignores them inside `projects`.
 const config: Config = {
+  testTimeout: 120_000,
+  slowTestThreshold: 30,
   projects: [
     {
       ...shared,
@@ -18,8 +21,6 @@ const config: Config = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      testTimeout: 120_000,
-      slowTestThreshold: 30,
     },
   ],
 };

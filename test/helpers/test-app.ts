@@ -19,6 +19,8 @@ export interface TestAppOptions {
   matrix?: Matrix;
   /** Extra environment variables, as an operator would set them. */
   env?: Record<string, string>;
+  /** Boot on this database (e.g. one the CLI prepared) instead of a fresh one; close() leaves it to its owner. */
+  database?: TestDatabase;
 }
 
 /**
@@ -33,6 +35,7 @@ export class TestApp {
   config: AppConfig;
   adminToken: string;
   private database: TestDatabase;
+  private ownsDatabase = true;
   private objectStore: TestObjectStore | undefined;
   private userCounter = 0;
 
@@ -87,12 +90,13 @@ export class TestApp {
   async close(): Promise<void> {
     await this.app?.close();
     await this.objectStore?.stop();
-    await this.database?.drop();
+    if (this.ownsDatabase) await this.database?.drop();
   }
 
   private async boot(options: TestAppOptions): Promise<void> {
     const matrix = options.matrix ?? MATRIX;
-    this.database = await createTestDatabase(matrix);
+    this.ownsDatabase = options.database === undefined;
+    this.database = options.database ?? (await createTestDatabase(matrix));
     const env: Record<string, string> = {
       DAM_DATA_DIR: this.database.dataDir,
       DAM_CLIENT_ID: this.clientId,

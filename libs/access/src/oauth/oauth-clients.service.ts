@@ -31,6 +31,11 @@ export class OAuthClientsService {
     return this.clients.findOneBy({ clientId });
   }
 
+  /** The user's first client (for the application user, the one ensured at boot). */
+  findFirstOfUser(userId: number): Promise<OAuthClientEntity | null> {
+    return this.clients.findOne({ where: { userId }, order: { id: 'ASC' } });
+  }
+
   async create(
     userId: number,
     name: string,

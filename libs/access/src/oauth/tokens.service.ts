@@ -33,17 +33,19 @@ export class TokensService {
     private readonly config: AppConfig,
   ) {}
 
+  /** `ttlSeconds` overrides DAM_ACCESS_TOKEN_TTL_SECONDS for the access token (the CLI's issue-token). */
   async issue(
     client: OAuthClientEntity,
     userId: number,
-    options: { withRefreshToken: boolean; family?: string },
+    options: { withRefreshToken: boolean; family?: string; ttlSeconds?: number },
   ): Promise<TokenResponse> {
     const family = options.family ?? randomUUID();
-    const accessToken = await this.store('access', client, userId, family, this.config.accessTokenTtlSeconds);
+    const ttlSeconds = options.ttlSeconds ?? this.config.accessTokenTtlSeconds;
+    const accessToken = await this.store('access', client, userId, family, ttlSeconds);
     const response: TokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',
-      expires_in: this.config.accessTokenTtlSeconds,
+      expires_in: ttlSeconds,
     };
     if (options.withRefreshToken) {
       response.refresh_token = await this.store('refresh', client, userId, family, this.config.refreshTokenTtlSeconds);

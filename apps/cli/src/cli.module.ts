@@ -1,0 +1,11 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccessModule } from '@dam/access';
+import { AppConfig, PlatformModule } from '@dam/platform';
+
+/** What the admin commands need: configuration, the database (migrated at boot) and users/OAuth. */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: CliModule, imports: [PlatformModule.forRoot(config), AccessModule] };
+  }
+}

@@ -1,0 +1,14 @@
+import { CliCommand } from './command';
+import { createClientCommand } from './create-client.command';
+import { createUserCommand } from './create-user.command';
+import { helpCommand } from './help.command';
+import { issueTokenCommand } from './issue-token.command';
+import { migrateCommand } from './migrate.command';
+
+export const COMMANDS: CliCommand[] = [
+  migrateCommand,
+  createUserCommand,
+  createClientCommand,
+  issueTokenCommand,
+  helpCommand(() => COMMANDS),
+];
