@@ -79,6 +79,16 @@ describe('root resource and HTTP conventions', () => {
       expect(response.body.api_version_1_3.usersUrl).toBe(`http://localhost:${t.config.port}/rest/users`);
     });
 
+    it('ignores X-Forwarded-* headers unless DAM_TRUST_PROXY is set', async () => {
+      const response = await t.http
+        .get('/rest')
+        .set('X-Forwarded-Host', 'evil.example')
+        .set('X-Forwarded-Proto', 'https')
+        .auth(t.adminToken, { type: 'bearer' })
+        .expect(200);
+      expect(response.body.api_version_1_3.usersUrl).toBe(`${t.baseUrl}/rest/users`);
+    });
+
     it('the URLs it lists answer', async () => {
       const root = await t.http.get('/rest').auth(t.adminToken, { type: 'bearer' }).expect(200);
       const usersUrl = new URL(root.body.api_version_1_3.usersUrl as string);
@@ -274,5 +284,31 @@ describe('DAM_TRUSTED_NETWORKS', () => {
       .auth(user.token, { type: 'bearer' })
       .expect(200);
     expect(response.body.username).toBe(user.username);
+  });
+});
+
+describe('DAM_TRUST_PROXY', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { DAM_TRUST_PROXY: 'true', DAM_TRUSTED_NETWORKS: '10.0.0.0/8' } });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('builds URLs from X-Forwarded-Proto and X-Forwarded-Host', async () => {
+    const response = await t.http
+      .get('/rest')
+      .set('X-Forwarded-Host', 'dam.example.org, proxy.internal')
+      .set('X-Forwarded-Proto', 'https')
+      .auth(t.adminToken, { type: 'bearer' })
+      .expect(200);
+    expect(response.body.api_version_1_3.usersUrl).toBe('https://dam.example.org/rest/users');
+  });
+
+  it('does not let X-Forwarded-For claim a trusted network', async () => {
+    await t.http.get('/rest/authenticated-user').set('X-Forwarded-For', '10.1.2.3').expect(401);
   });
 });
