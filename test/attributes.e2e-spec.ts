@@ -1,4 +1,5 @@
 import { AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
+import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 
 describe('attributes', () => {
@@ -15,33 +16,37 @@ describe('attributes', () => {
     await t?.close();
   });
 
-  const bearer = { type: 'bearer' } as const;
-  const get = (path: string, token: string) => t.http.get(path).auth(token, bearer);
-  const post = (path: string, token: string, body: object) => t.http.post(path).auth(token, bearer).send(body);
-  const put = (path: string, token: string, body: object) => t.http.put(path).auth(token, bearer).send(body);
+  const { get, post, put, delete: remove } = bearerRequests(() => t);
 
   async function createAttribute(body: object = {}): Promise<{ id: number; url: string }> {
-    const response = await post('/rest/attributes', admin.token, { label: 'Colour', typeId: 1, ...body }).expect(201);
+    const response = await post('/rest/attributes', admin.token, {
+      label: 'Colour',
+      typeId: 1,
+      ...body,
+    }).expect(201);
     return { id: response.body.id as number, url: response.headers.location as string };
   }
 
   describe('without a token', () => {
-    it.each([
-      ['GET', '/rest/attributes'],
-      ['POST', '/rest/attributes'],
-      ['GET', '/rest/attributes/1'],
-      ['PUT', '/rest/attributes/1'],
-      ['DELETE', '/rest/attributes/1'],
-    ])('%s %s is 401', async (method, path) => {
-      await t.http[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path).expect(401);
-    });
+    itRefusesRequestsWithoutAToken(
+      () => t,
+      [
+        ['GET', '/rest/attributes'],
+        ['POST', '/rest/attributes'],
+        ['GET', '/rest/attributes/1'],
+        ['PUT', '/rest/attributes/1'],
+        ['DELETE', '/rest/attributes/1'],
+      ],
+    );
   });
 
   describe('the catalog', () => {
     it('holds the seeded system attributes with ids 1..10', async () => {
       const catalog = t.app.get(AttributesCatalog);
       const all = await catalog.all('en');
-      expect(all.slice(0, 10).map((attribute) => [attribute.id, attribute.staticName, attribute.typeId])).toEqual([
+      expect(
+        all.slice(0, 10).map((attribute) => [attribute.id, attribute.staticName, attribute.typeId]),
+      ).toEqual([
         [1, SystemAttribute.Title, AttributeType.Text],
         [2, SystemAttribute.Description, AttributeType.TextArea],
         [3, SystemAttribute.Keywords, AttributeType.Keywords],
@@ -70,7 +75,12 @@ describe('attributes', () => {
       expect(await catalog.assetTypeExists(5)).toBe(false);
       expect(await catalog.embeddedDataMappings()).toEqual(
         expect.arrayContaining([
-          { type: 'EXIF', tagName: 'ImageDescription', attributeId: 2, mappingDirection: 'embed-to-attribute' },
+          {
+            type: 'EXIF',
+            tagName: 'ImageDescription',
+            attributeId: 2,
+            mappingDirection: 'embed-to-attribute',
+          },
           { type: 'IPTC', tagName: 'Keywords', attributeId: 3, mappingDirection: 'embed-to-attribute' },
           { type: 'XMP', tagName: 'dc:title', attributeId: 1, mappingDirection: 'embed-to-attribute' },
         ]),
@@ -158,7 +168,10 @@ describe('attributes', () => {
       [{ label: 'A', typeId: 10 }, 'typeId 10 is reserved for system attributes'],
       [{ label: 'A', typeId: 11 }, 'typeId 11 is reserved for system attributes'],
       [{ label: 'A', typeId: 1, isKeywordSearchable: 'maybe' }, 'isKeywordSearchable must be true or false'],
-      [{ label: 'A', typeId: 1, displayOrder: 1e12 }, 'displayOrder must be a whole number from 0 to 1000000'],
+      [
+        { label: 'A', typeId: 1, displayOrder: 1e12 },
+        'displayOrder must be a whole number from 0 to 1000000',
+      ],
     ])('is 400 for %j', async (body, message) => {
       const response = await post('/rest/attributes', admin.token, body).expect(400);
       expect(response.type).toBe('text/plain');
@@ -222,32 +235,40 @@ describe('attributes', () => {
   describe('DELETE', () => {
     it('deletes a custom attribute: 204, then 404', async () => {
       const { id, url } = await createAttribute();
-      await t.http.delete(`/rest/attributes/${id}`).auth(admin.token, bearer).expect(204);
+      await remove(`/rest/attributes/${id}`, admin.token).expect(204);
       await get(`/rest/attributes/${id}`, admin.token).expect(404);
       expect((await get('/rest/attributes', admin.token)).body).not.toContain(url);
     });
 
     it('refuses system attributes with 400', async () => {
-      const response = await t.http.delete('/rest/attributes/9').auth(admin.token, bearer).expect(400);
+      const response = await remove('/rest/attributes/9', admin.token).expect(400);
       expect(response.text).toBe('the system attribute Access levels cannot be deleted');
     });
 
     it('is 403 for a non-admin and 404 for an unknown attribute', async () => {
       const { id } = await createAttribute();
-      await t.http.delete(`/rest/attributes/${id}`).auth(alice.token, bearer).expect(403);
-      await t.http.delete('/rest/attributes/999999').auth(admin.token, bearer).expect(404);
+      await remove(`/rest/attributes/${id}`, alice.token).expect(403);
+      await remove('/rest/attributes/999999', admin.token).expect(404);
     });
   });
 
   describe('labels per language', () => {
     it('writes with Content-Language and reads with Accept-Language, falling back to the default', async () => {
       const { id } = await createAttribute({ label: 'Colour' });
-      await put(`/rest/attributes/${id}`, admin.token, { label: 'Couleur' }).set('Content-Language', 'fr').expect(200);
+      await put(`/rest/attributes/${id}`, admin.token, { label: 'Couleur' })
+        .set('Content-Language', 'fr')
+        .expect(200);
       const path = `/rest/attributes/${id}`;
-      expect((await get(path, alice.token).set('Accept-Language', 'fr').expect(200)).body.label).toBe('Couleur');
-      expect((await get(path, alice.token).set('Accept-Language', 'en').expect(200)).body.label).toBe('Colour');
+      expect((await get(path, alice.token).set('Accept-Language', 'fr').expect(200)).body.label).toBe(
+        'Couleur',
+      );
+      expect((await get(path, alice.token).set('Accept-Language', 'en').expect(200)).body.label).toBe(
+        'Colour',
+      );
       expect((await get(path, alice.token).expect(200)).body.label).toBe('Colour');
-      expect((await get('/rest/attributes/2', alice.token).set('Accept-Language', 'fr')).body.label).toBe('Description');
+      expect((await get('/rest/attributes/2', alice.token).set('Accept-Language', 'fr')).body.label).toBe(
+        'Description',
+      );
     });
 
     it('creates in a non-default language, which also serves as the default text', async () => {
@@ -259,7 +280,9 @@ describe('attributes', () => {
       await put(path, admin.token, { label: 'Photographer' }).expect(200);
       expect((await get(path, alice.token).set('Accept-Language', 'fr')).body.label).toBe('Photographe');
       expect((await get(path, alice.token)).body.label).toBe('Photographer');
-      expect(await t.app.get(AttributesCatalog).byId(response.body.id, 'fr')).toMatchObject({ label: 'Photographe' });
+      expect(await t.app.get(AttributesCatalog).byId(response.body.id, 'fr')).toMatchObject({
+        label: 'Photographe',
+      });
     });
 
     it('is 400 for a Content-Language that is not configured', async () => {

@@ -1,3 +1,4 @@
+import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 
 interface Keyword {
@@ -26,40 +27,46 @@ describe('keywords', () => {
     await t?.close();
   });
 
-  const bearer = { type: 'bearer' } as const;
-  const get = (path: string, token: string) => t.http.get(path).auth(token, bearer);
-  const post = (path: string, token: string, body: object) => t.http.post(path).auth(token, bearer).send(body);
-  const put = (path: string, token: string, body: object) => t.http.put(path).auth(token, bearer).send(body);
-  const pathOf = (url: string) => new URL(url).pathname;
+  const { get, post, put, delete: remove } = bearerRequests(() => t);
 
   async function createKeyword(body: object): Promise<Keyword> {
-    const response = await post('/rest/keywords', admin.token, { attributeUrl: keywordsAttributeUrl, ...body }).expect(201);
+    const response = await post('/rest/keywords', admin.token, {
+      attributeUrl: keywordsAttributeUrl,
+      ...body,
+    }).expect(201);
     expect(response.headers.location).toBe(response.body.url);
     return response.body as Keyword;
   }
 
   async function newKeywordsAttribute(): Promise<string> {
-    const response = await post('/rest/attributes', admin.token, { label: 'Subjects', typeId: 7 }).expect(201);
+    const response = await post('/rest/attributes', admin.token, { label: 'Subjects', typeId: 7 }).expect(
+      201,
+    );
     return response.headers.location as string;
   }
 
   describe('without a token', () => {
-    it.each([
-      ['GET', '/rest/attributes/3/keywords'],
-      ['GET', '/rest/keywords'],
-      ['POST', '/rest/keywords'],
-      ['GET', '/rest/keywords/1'],
-      ['PUT', '/rest/keywords/1'],
-      ['DELETE', '/rest/keywords/1'],
-    ])('%s %s is 401', async (method, path) => {
-      await t.http[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path).expect(401);
-    });
+    itRefusesRequestsWithoutAToken(
+      () => t,
+      [
+        ['GET', '/rest/attributes/3/keywords'],
+        ['GET', '/rest/keywords'],
+        ['POST', '/rest/keywords'],
+        ['GET', '/rest/keywords/1'],
+        ['PUT', '/rest/keywords/1'],
+        ['DELETE', '/rest/keywords/1'],
+      ],
+    );
   });
 
   describe('a tree of keywords', () => {
     it('is built with POST and read as nested children with synonyms', async () => {
       const attributeUrl = await newKeywordsAttribute();
-      const animals = await createKeyword({ attributeUrl, name: 'Animals', synonyms: ['Fauna', 'fauna', ' Beasts '] });
+      const animals = await createKeyword({
+        attributeUrl,
+        name: 'Animals',
+        synonyms: ['Fauna', 'fauna', ' Beasts '],
+      });
       expect(animals).toEqual({
         url: `${t.baseUrl}/rest/keywords/${animals.id}`,
         id: animals.id,
@@ -70,7 +77,12 @@ describe('keywords', () => {
         synonyms: ['Beasts', 'Fauna'],
       });
       const dogs = await createKeyword({ attributeUrl, name: 'Dogs', parent: animals.url });
-      const cats = await createKeyword({ attributeUrl, name: 'Cats', parent: animals.url, synonyms: ['Felines'] });
+      const cats = await createKeyword({
+        attributeUrl,
+        name: 'Cats',
+        parent: animals.url,
+        synonyms: ['Felines'],
+      });
       const puppies = await createKeyword({ attributeUrl, name: 'Puppies', parent: dogs.url });
       const plants = await createKeyword({ attributeUrl, name: 'Plants' });
 
@@ -78,16 +90,25 @@ describe('keywords', () => {
       expect(tree.body.map((node: Keyword) => node.name)).toEqual(['Animals', 'Plants']);
       const [animalNode] = tree.body as Keyword[];
       expect(animalNode.children.map((node) => node.name)).toEqual(['Cats', 'Dogs']);
-      expect(animalNode.children[0]).toMatchObject({ id: cats.id, parent: animals.url, synonyms: ['Felines'] });
-      expect(animalNode.children[1].children).toEqual([
-        { ...puppies, children: [], synonyms: [] },
-      ]);
+      expect(animalNode.children[0]).toMatchObject({
+        id: cats.id,
+        parent: animals.url,
+        synonyms: ['Felines'],
+      });
+      expect(animalNode.children[1].children).toEqual([{ ...puppies, children: [], synonyms: [] }]);
       expect(tree.body[1]).toEqual(plants);
 
       const one = await get(pathOf(dogs.url), alice.token).expect(200);
-      expect(one.body).toMatchObject({ name: 'Dogs', parent: animals.url, children: [expect.objectContaining({ id: puppies.id })] });
+      expect(one.body).toMatchObject({
+        name: 'Dogs',
+        parent: animals.url,
+        children: [expect.objectContaining({ id: puppies.id })],
+      });
 
-      const filtered = await get(`/rest/keywords?attributeId=${attributeUrl.split('/').pop()}`, alice.token).expect(200);
+      const filtered = await get(
+        `/rest/keywords?attributeId=${attributeUrl.split('/').pop()}`,
+        alice.token,
+      ).expect(200);
       expect(filtered.body).toEqual(tree.body);
       const all = await get('/rest/keywords', alice.token).expect(200);
       expect(all.body).toEqual(expect.arrayContaining(tree.body));
@@ -106,18 +127,30 @@ describe('keywords', () => {
   describe('POST /rest/keywords', () => {
     it.each([
       [{ name: 'X', attributeUrl: undefined }, 'you must supply the attributeUrl of the keywords attribute'],
-      [{ name: 'X', attributeUrl: 'http://x/rest/keywords/1' }, '"http://x/rest/keywords/1" is not an attribute URL'],
+      [
+        { name: 'X', attributeUrl: 'http://x/rest/keywords/1' },
+        '"http://x/rest/keywords/1" is not an attribute URL',
+      ],
       [{ name: 'X', attributeUrl: 'http://x/rest/attributes/999999' }, 'attribute 999999 does not exist'],
-      [{ name: 'X', attributeUrl: 'http://x/rest/attributes/2' }, 'attribute 2 is not a keywords attribute, so it has no keywords'],
+      [
+        { name: 'X', attributeUrl: 'http://x/rest/attributes/2' },
+        'attribute 2 is not a keywords attribute, so it has no keywords',
+      ],
       [{ name: '  ' }, 'you must supply a name for the keyword'],
       [{}, 'you must supply a name for the keyword'],
-      [{ name: 'X', parent: 'http://x/rest/attributes/3' }, '"http://x/rest/attributes/3" is not a keyword URL'],
+      [
+        { name: 'X', parent: 'http://x/rest/attributes/3' },
+        '"http://x/rest/attributes/3" is not a keyword URL',
+      ],
       [{ name: 'X', parent: 'http://x/rest/keywords/999999' }, 'keyword 999999 does not exist'],
       [{ name: 'X', synonyms: 'one' }, 'synonyms must be an array of text'],
       [{ name: 'X', synonyms: ['ok', ''] }, 'synonyms cannot be blank'],
       [{ name: 'X', synonyms: [3] }, 'synonyms cannot be blank'],
     ])('is 400 for %j', async (body, message) => {
-      const response = await post('/rest/keywords', admin.token, { attributeUrl: keywordsAttributeUrl, ...body }).expect(400);
+      const response = await post('/rest/keywords', admin.token, {
+        attributeUrl: keywordsAttributeUrl,
+        ...body,
+      }).expect(400);
       expect(response.text).toBe(message);
     });
 
@@ -134,7 +167,9 @@ describe('keywords', () => {
 
     it('is 409 for a name its siblings already have, whatever its case', async () => {
       const top = await createKeyword({ name: 'Sky' });
-      await post('/rest/keywords', admin.token, { attributeUrl: keywordsAttributeUrl, name: 'sky' }).expect(409);
+      await post('/rest/keywords', admin.token, { attributeUrl: keywordsAttributeUrl, name: 'sky' }).expect(
+        409,
+      );
       await createKeyword({ name: 'Sky', parent: top.url });
       const response = await post('/rest/keywords', admin.token, {
         attributeUrl: keywordsAttributeUrl,
@@ -145,7 +180,9 @@ describe('keywords', () => {
     });
 
     it('is 403 for a non-admin', async () => {
-      await post('/rest/keywords', alice.token, { attributeUrl: keywordsAttributeUrl, name: 'Mine' }).expect(403);
+      await post('/rest/keywords', alice.token, { attributeUrl: keywordsAttributeUrl, name: 'Mine' }).expect(
+        403,
+      );
     });
   });
 
@@ -160,7 +197,12 @@ describe('keywords', () => {
         parent: water.url,
         synonyms: ['Oceans', 'Main'],
       }).expect(200);
-      expect(moved.body).toEqual({ ...current, name: 'Seas', parent: water.url, synonyms: ['Main', 'Oceans'] });
+      expect(moved.body).toEqual({
+        ...current,
+        name: 'Seas',
+        parent: water.url,
+        synonyms: ['Main', 'Oceans'],
+      });
       const parent = await get(pathOf(water.url), alice.token).expect(200);
       expect(parent.body.children).toEqual([moved.body]);
       const untouched = await put(pathOf(sea.url), admin.token, { name: 'Seas' }).expect(200);
@@ -195,23 +237,23 @@ describe('keywords', () => {
   describe('DELETE /rest/keywords/{id}', () => {
     it('deletes a leaf: 204, then 404', async () => {
       const keyword = await createKeyword({ name: 'Temporary', synonyms: ['Brief'] });
-      await t.http.delete(pathOf(keyword.url)).auth(admin.token, bearer).expect(204);
+      await remove(pathOf(keyword.url), admin.token).expect(204);
       await get(pathOf(keyword.url), alice.token).expect(404);
     });
 
     it('is 400 while the keyword has children', async () => {
       const parent = await createKeyword({ name: 'Parent' });
       const child = await createKeyword({ name: 'Kid', parent: parent.url });
-      const response = await t.http.delete(pathOf(parent.url)).auth(admin.token, bearer).expect(400);
+      const response = await remove(pathOf(parent.url), admin.token).expect(400);
       expect(response.text).toBe('the keyword Parent has child keywords: delete or move them first');
-      await t.http.delete(pathOf(child.url)).auth(admin.token, bearer).expect(204);
-      await t.http.delete(pathOf(parent.url)).auth(admin.token, bearer).expect(204);
+      await remove(pathOf(child.url), admin.token).expect(204);
+      await remove(pathOf(parent.url), admin.token).expect(204);
     });
 
     it('is 403 for a non-admin and 404 for an unknown keyword', async () => {
       const keyword = await createKeyword({ name: 'Kept' });
-      await t.http.delete(pathOf(keyword.url)).auth(alice.token, bearer).expect(403);
-      await t.http.delete('/rest/keywords/999999').auth(admin.token, bearer).expect(404);
+      await remove(pathOf(keyword.url), alice.token).expect(403);
+      await remove('/rest/keywords/999999', admin.token).expect(404);
       await get('/rest/keywords/x', alice.token).expect(404);
     });
 
@@ -219,7 +261,7 @@ describe('keywords', () => {
       const attributeUrl = await newKeywordsAttribute();
       const parent = await createKeyword({ attributeUrl, name: 'Top', synonyms: ['Summit'] });
       const child = await createKeyword({ attributeUrl, name: 'Below', parent: parent.url });
-      await t.http.delete(pathOf(attributeUrl)).auth(admin.token, bearer).expect(204);
+      await remove(pathOf(attributeUrl), admin.token).expect(204);
       await get(pathOf(child.url), alice.token).expect(404);
       await get(pathOf(parent.url), alice.token).expect(404);
     });

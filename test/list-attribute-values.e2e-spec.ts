@@ -1,4 +1,5 @@
 import { AttributesCatalog } from '@dam/attributes';
+import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 
 describe('list attribute values', () => {
@@ -17,13 +18,13 @@ describe('list attribute values', () => {
     await t?.close();
   });
 
-  const bearer = { type: 'bearer' } as const;
-  const get = (path: string, token: string) => t.http.get(path).auth(token, bearer);
-  const post = (path: string, token: string, body: object) => t.http.post(path).auth(token, bearer).send(body);
+  const { get, post, delete: remove } = bearerRequests(() => t);
   const valuesPath = (attributeId: number) => `/rest/attributes/${attributeId}/list-attribute-values`;
 
   async function createAttribute(typeId: number): Promise<{ id: number; url: string }> {
-    const response = await post('/rest/attributes', t.adminToken, { label: `List ${typeId}`, typeId }).expect(201);
+    const response = await post('/rest/attributes', t.adminToken, { label: `List ${typeId}`, typeId }).expect(
+      201,
+    );
     return { id: response.body.id as number, url: response.headers.location as string };
   }
 
@@ -33,16 +34,17 @@ describe('list attribute values', () => {
   }
 
   describe('without a token', () => {
-    it.each([
-      ['GET', '/rest/attributes/1/list-attribute-values'],
-      ['POST', '/rest/attributes/1/list-attribute-values'],
-      ['GET', '/rest/list-attribute-values'],
-      ['POST', '/rest/list-attribute-values'],
-      ['GET', '/rest/list-attribute-values/1'],
-      ['DELETE', '/rest/list-attribute-values/1'],
-    ])('%s %s is 401', async (method, path) => {
-      await t.http[method.toLowerCase() as 'get' | 'post' | 'delete'](path).expect(401);
-    });
+    itRefusesRequestsWithoutAToken(
+      () => t,
+      [
+        ['GET', '/rest/attributes/1/list-attribute-values'],
+        ['POST', '/rest/attributes/1/list-attribute-values'],
+        ['GET', '/rest/list-attribute-values'],
+        ['POST', '/rest/list-attribute-values'],
+        ['GET', '/rest/list-attribute-values/1'],
+        ['DELETE', '/rest/list-attribute-values/1'],
+      ],
+    );
   });
 
   describe('POST /rest/attributes/{id}/list-attribute-values', () => {
@@ -54,13 +56,19 @@ describe('list attribute values', () => {
       }).expect(201);
       expect(response.headers.location).toMatch(new RegExp(`^${t.baseUrl}/rest/list-attribute-values/\\d+$`));
       expect(response.headers.location).not.toMatch(/\/777$/);
-      expect(response.body).toEqual({ url: response.headers.location, value: 'Red', additionalValue: 'Rouge vif' });
+      expect(response.body).toEqual({
+        url: response.headers.location,
+        value: 'Red',
+        additionalValue: 'Rouge vif',
+      });
       const fetched = await get(new URL(response.headers.location).pathname, alice.token).expect(200);
       expect(fetched.body).toEqual(response.body);
     });
 
     it('keeps an empty additionalValue and leaves an omitted one null', async () => {
-      expect(await addValue(listAttribute.id, { value: 'Amber', additionalValue: '' })).toMatchObject({ additionalValue: '' });
+      expect(await addValue(listAttribute.id, { value: 'Amber', additionalValue: '' })).toMatchObject({
+        additionalValue: '',
+      });
       expect(await addValue(listAttribute.id, { value: 'Blue' })).toMatchObject({ additionalValue: null });
     });
 
@@ -134,9 +142,14 @@ describe('list attribute values', () => {
       const attribute = await createAttribute(6);
       const value = await addValue(attribute.id, { value: 'Only' });
       const all = await get('/rest/list-attribute-values', alice.token).expect(200);
-      expect(all.body).toEqual(expect.arrayContaining([{ url: value.url, value: 'Only', additionalValue: null }]));
+      expect(all.body).toEqual(
+        expect.arrayContaining([{ url: value.url, value: 'Only', additionalValue: null }]),
+      );
       expect(all.body.length).toBeGreaterThan(1);
-      const filtered = await get(`/rest/list-attribute-values?attributeId=${attribute.id}`, alice.token).expect(200);
+      const filtered = await get(
+        `/rest/list-attribute-values?attributeId=${attribute.id}`,
+        alice.token,
+      ).expect(200);
       expect(filtered.body).toEqual([{ url: value.url, value: 'Only', additionalValue: null }]);
       await get('/rest/list-attribute-values?attributeId=x', alice.token).expect(400);
     });
@@ -154,15 +167,24 @@ describe('list attribute values', () => {
         value: 'One',
       }).expect(201);
       expect(byUrl.headers.location).toBe(byUrl.body.url);
-      await post('/rest/list-attribute-values', admin.token, { attributeId: attribute.id, value: 'Two' }).expect(201);
+      await post('/rest/list-attribute-values', admin.token, {
+        attributeId: attribute.id,
+        value: 'Two',
+      }).expect(201);
       const values = await get(valuesPath(attribute.id), alice.token).expect(200);
       expect(values.body.map((value: { value: string }) => value.value)).toEqual(['One', 'Two']);
-      await post('/rest/list-attribute-values', admin.token, { attributeId: attribute.id, value: 'one' }).expect(409);
+      await post('/rest/list-attribute-values', admin.token, {
+        attributeId: attribute.id,
+        value: 'one',
+      }).expect(409);
     });
 
     it.each([
       [{ value: 'X' }, 'you must name the attribute of the list value (attributeUrl or attributeId)'],
-      [{ attributeUrl: 'http://x/rest/users/1', value: 'X' }, '"http://x/rest/users/1" is not an attribute URL'],
+      [
+        { attributeUrl: 'http://x/rest/users/1', value: 'X' },
+        '"http://x/rest/users/1" is not an attribute URL',
+      ],
       [{ attributeId: 'seven', value: 'X' }, 'attributeId must be a whole number'],
       [{ attributeId: 999999, value: 'X' }, 'attribute 999999 does not exist'],
       [{ attributeId: 1, value: 'X' }, 'attribute 1 is not a list attribute, so it has no list values'],
@@ -173,7 +195,10 @@ describe('list attribute values', () => {
     });
 
     it('is 403 for a non-admin', async () => {
-      await post('/rest/list-attribute-values', alice.token, { attributeId: listAttribute.id, value: 'Mine' }).expect(403);
+      await post('/rest/list-attribute-values', alice.token, {
+        attributeId: listAttribute.id,
+        value: 'Mine',
+      }).expect(403);
     });
   });
 
@@ -186,16 +211,16 @@ describe('list attribute values', () => {
     it('deletes a value for an admin: 204, then 404; 403 for others', async () => {
       const value = await addValue(listAttribute.id, { value: 'Doomed' });
       const path = new URL(value.url).pathname;
-      await t.http.delete(path).auth(alice.token, bearer).expect(403);
-      await t.http.delete(path).auth(admin.token, bearer).expect(204);
+      await remove(path, alice.token).expect(403);
+      await remove(path, admin.token).expect(204);
       await get(path, alice.token).expect(404);
-      await t.http.delete(path).auth(admin.token, bearer).expect(404);
+      await remove(path, admin.token).expect(404);
     });
 
     it('goes away with its attribute', async () => {
       const attribute = await createAttribute(6);
       const value = await addValue(attribute.id, { value: 'Gone' });
-      await t.http.delete(`/rest/attributes/${attribute.id}`).auth(admin.token, bearer).expect(204);
+      await remove(`/rest/attributes/${attribute.id}`, admin.token).expect(204);
       await get(new URL(value.url).pathname, alice.token).expect(404);
     });
   });

@@ -16,7 +16,10 @@ export const AttributeType = {
 export type AttributeTypeId = (typeof AttributeType)[keyof typeof AttributeType];
 
 const ALL_TYPES: ReadonlySet<number> = new Set(Object.values(AttributeType));
-const SYSTEM_ONLY_TYPES: ReadonlySet<number> = new Set([AttributeType.Categories, AttributeType.AccessLevels]);
+const SYSTEM_ONLY_TYPES: ReadonlySet<number> = new Set([
+  AttributeType.Categories,
+  AttributeType.AccessLevels,
+]);
 
 export function isAttributeTypeId(value: number): value is AttributeTypeId {
   return ALL_TYPES.has(value);

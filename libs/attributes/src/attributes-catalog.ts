@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { LanguageService } from '@dam/platform';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
-import { AttributeDefinition, AttributeType, AttributeTypeId, isAttributeTypeId, ListValue } from './attribute-types';
+import {
+  AttributeDefinition,
+  AttributeType,
+  AttributeTypeId,
+  isAttributeTypeId,
+  ListValue,
+} from './attribute-types';
 import { AttributesRepository } from './attributes/attributes.repository';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
 import { AttributeEntity } from './entities/attribute.entity';

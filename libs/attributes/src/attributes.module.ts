@@ -30,7 +30,10 @@ import { KeywordsController } from './keywords/keywords.controller';
 import { KeywordsRepository } from './keywords/keywords.repository';
 import { KeywordsService } from './keywords/keywords.service';
 import { ListValueMapper } from './list-values/list-value.mapper';
-import { AttributeListValuesController, ListAttributeValuesController } from './list-values/list-values.controller';
+import {
+  AttributeListValuesController,
+  ListAttributeValuesController,
+} from './list-values/list-values.controller';
 import { ListValuesRepository } from './list-values/list-values.repository';
 import { ListValuesService } from './list-values/list-values.service';
 

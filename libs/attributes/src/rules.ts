@@ -10,7 +10,8 @@ export function requireAdmin(actor: ActorUser, what: string): void {
 export function requiredText(raw: unknown, message: string, maxLength = 255): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new BadRequest(message);
   const text = raw.trim();
-  if (text.length > maxLength) throw new BadRequest(`${text.slice(0, 40)}... is longer than ${maxLength} characters`);
+  if (text.length > maxLength)
+    throw new BadRequest(`${text.slice(0, 40)}... is longer than ${maxLength} characters`);
   return text;
 }
 

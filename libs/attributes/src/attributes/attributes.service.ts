@@ -63,10 +63,12 @@ export class AttributesService {
       if (translatedLabel === undefined) attribute.label = label;
     }
     if (changes.typeId !== undefined && changes.typeId !== null && changes.typeId !== attribute.typeId) {
-      if (attribute.isSystem) throw new BadRequest(`the type of the system attribute ${attribute.label} cannot change`);
+      if (attribute.isSystem)
+        throw new BadRequest(`the type of the system attribute ${attribute.label} cannot change`);
       attribute.typeId = validCustomType(changes.typeId);
     }
-    if (typeof changes.isKeywordSearchable === 'boolean') attribute.isKeywordSearchable = changes.isKeywordSearchable;
+    if (typeof changes.isKeywordSearchable === 'boolean')
+      attribute.isKeywordSearchable = changes.isKeywordSearchable;
     if (typeof changes.displayOrder === 'number') attribute.displayOrder = changes.displayOrder;
     attribute.updatedAt = new Date();
     return this.define(await this.attributes.save(attribute, translatedLabel));

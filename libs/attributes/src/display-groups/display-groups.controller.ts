@@ -40,7 +40,9 @@ export class DisplayGroupsController {
   }
 
   @Get(':id')
-  async get(@Param('id', new IdPipe('display attribute group')) id: number): Promise<DisplayGroupRepresentation> {
+  async get(
+    @Param('id', new IdPipe('display attribute group')) id: number,
+  ): Promise<DisplayGroupRepresentation> {
     return this.mapper.toRepresentation(await this.groups.get(id));
   }
 
@@ -55,7 +57,10 @@ export class DisplayGroupsController {
 
   @Delete(':id')
   @HttpCode(204)
-  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('display attribute group')) id: number): Promise<void> {
+  async delete(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('display attribute group')) id: number,
+  ): Promise<void> {
     await this.groups.delete(actor, id);
   }
 }

@@ -13,7 +13,8 @@ export interface DisplayGroupRow {
 @Injectable()
 export class DisplayGroupsRepository {
   constructor(
-    @InjectRepository(DisplayAttributeGroupEntity) private readonly groups: Repository<DisplayAttributeGroupEntity>,
+    @InjectRepository(DisplayAttributeGroupEntity)
+    private readonly groups: Repository<DisplayAttributeGroupEntity>,
     @InjectRepository(DisplayAttributeGroupMemberEntity)
     private readonly members: Repository<DisplayAttributeGroupMemberEntity>,
   ) {}
@@ -30,14 +31,19 @@ export class DisplayGroupsRepository {
   }
 
   /** Saves the group and, when given, replaces its attributes (in that order), in one transaction. */
-  async save(group: DisplayAttributeGroupEntity, attributeIds?: number[]): Promise<DisplayAttributeGroupEntity> {
+  async save(
+    group: DisplayAttributeGroupEntity,
+    attributeIds?: number[],
+  ): Promise<DisplayAttributeGroupEntity> {
     return this.groups.manager.transaction(async (manager) => {
       const saved = await manager.getRepository(DisplayAttributeGroupEntity).save(group);
       if (attributeIds !== undefined) {
         const members = manager.getRepository(DisplayAttributeGroupMemberEntity);
         await members.delete({ groupId: saved.id });
         if (attributeIds.length > 0) {
-          await members.insert(attributeIds.map((attributeId, position) => ({ groupId: saved.id, attributeId, position })));
+          await members.insert(
+            attributeIds.map((attributeId, position) => ({ groupId: saved.id, attributeId, position })),
+          );
         }
       }
       return saved;
@@ -51,10 +57,14 @@ export class DisplayGroupsRepository {
   private async withMembers(groups: DisplayAttributeGroupEntity[]): Promise<DisplayGroupRow[]> {
     const ids = groups.map((group) => group.id);
     const members =
-      ids.length === 0 ? [] : await this.members.find({ where: { groupId: In(ids) }, order: { position: 'ASC' } });
+      ids.length === 0
+        ? []
+        : await this.members.find({ where: { groupId: In(ids) }, order: { position: 'ASC' } });
     return groups.map((group) => ({
       group,
-      attributeIds: members.filter((member) => member.groupId === group.id).map((member) => member.attributeId),
+      attributeIds: members
+        .filter((member) => member.groupId === group.id)
+        .map((member) => member.attributeId),
     }));
   }
 }

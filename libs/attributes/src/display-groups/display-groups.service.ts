@@ -88,7 +88,8 @@ export class DisplayGroupsService {
   private async attributeIdsOf(raw: unknown): Promise<number[] | undefined> {
     if (raw === undefined) return undefined;
     if (raw === null) return [];
-    if (!Array.isArray(raw)) throw new BadRequest('attributes must be an array of attribute URLs or {id} objects');
+    if (!Array.isArray(raw))
+      throw new BadRequest('attributes must be an array of attribute URLs or {id} objects');
     const ids = [...new Set(raw.map((item: unknown) => this.attributeIdOf(item)))];
     const found = new Set((await this.attributes.findByIds(ids)).map((attribute) => attribute.id));
     const missing = ids.filter((id) => !found.has(id));

@@ -39,7 +39,9 @@ export class EmbeddedDataMappingsController {
   }
 
   @Get(':id')
-  async get(@Param('id', new IdPipe('embedded data mapping')) id: number): Promise<EmbeddedDataMappingRepresentation> {
+  async get(
+    @Param('id', new IdPipe('embedded data mapping')) id: number,
+  ): Promise<EmbeddedDataMappingRepresentation> {
     return this.mapper.toRepresentation(await this.mappings.get(id));
   }
 
@@ -54,7 +56,10 @@ export class EmbeddedDataMappingsController {
 
   @Delete(':id')
   @HttpCode(204)
-  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('embedded data mapping')) id: number): Promise<void> {
+  async delete(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('embedded data mapping')) id: number,
+  ): Promise<void> {
     await this.mappings.delete(actor, id);
   }
 }

@@ -6,7 +6,8 @@ import { EmbeddedDataMappingEntity } from '../entities/embedded-data-mapping.ent
 @Injectable()
 export class EmbeddedDataMappingsRepository {
   constructor(
-    @InjectRepository(EmbeddedDataMappingEntity) private readonly mappings: Repository<EmbeddedDataMappingEntity>,
+    @InjectRepository(EmbeddedDataMappingEntity)
+    private readonly mappings: Repository<EmbeddedDataMappingEntity>,
   ) {}
 
   findAll(): Promise<EmbeddedDataMappingEntity[]> {

@@ -41,7 +41,10 @@ export class EmbeddedDataMappingsService {
     const mapping = Object.assign(new EmbeddedDataMappingEntity(), {
       type: validType(request.type),
       tagName,
-      displayName: request.displayName === undefined || request.displayName === null ? tagName : validDisplayName(request.displayName),
+      displayName:
+        request.displayName === undefined || request.displayName === null
+          ? tagName
+          : validDisplayName(request.displayName),
       mappingDirection: validDirection(request.mappingDirection ?? MappingDirections[0]),
       attributeId: await this.attributeIdOf(request.attributeUrl),
       createdAt: now,
@@ -50,14 +53,20 @@ export class EmbeddedDataMappingsService {
     return this.get((await this.mappings.save(mapping)).id);
   }
 
-  async update(actor: ActorUser, id: number, changes: EmbeddedDataMappingDto): Promise<EmbeddedDataMappingView> {
+  async update(
+    actor: ActorUser,
+    id: number,
+    changes: EmbeddedDataMappingDto,
+  ): Promise<EmbeddedDataMappingView> {
     requireAdmin(actor, WHAT);
     const mapping = await this.getEntityOrThrow(id);
     if (changes.type !== undefined) mapping.type = validType(changes.type);
     if (changes.tagName !== undefined) mapping.tagName = validTagName(changes.tagName);
     if (changes.displayName !== undefined) mapping.displayName = validDisplayName(changes.displayName);
-    if (changes.mappingDirection !== undefined) mapping.mappingDirection = validDirection(changes.mappingDirection);
-    if (changes.attributeUrl !== undefined) mapping.attributeId = await this.attributeIdOf(changes.attributeUrl);
+    if (changes.mappingDirection !== undefined)
+      mapping.mappingDirection = validDirection(changes.mappingDirection);
+    if (changes.attributeUrl !== undefined)
+      mapping.attributeId = await this.attributeIdOf(changes.attributeUrl);
     mapping.updatedAt = new Date();
     await this.mappings.save(mapping);
     return this.get(id);
@@ -85,7 +94,8 @@ export class EmbeddedDataMappingsService {
   }
 
   private async attributeIdOf(url: unknown): Promise<number> {
-    if (url === undefined || url === null) throw new BadRequest('you must supply the attributeUrl the tag maps to');
+    if (url === undefined || url === null)
+      throw new BadRequest('you must supply the attributeUrl the tag maps to');
     const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute');
     if ((await this.catalog.byId(attributeId, this.languages.defaultLanguage)) === undefined) {
       throw new BadRequest(`attribute ${attributeId} does not exist`);

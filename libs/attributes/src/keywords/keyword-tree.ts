@@ -8,10 +8,17 @@ export interface KeywordNode {
 }
 
 /** The keyword forest: top-level keywords with their descendants, siblings sorted by name. */
-export function buildKeywordForest({ keywords, synonyms }: KeywordRows): { roots: KeywordNode[]; byId: Map<number, KeywordNode> } {
+export function buildKeywordForest({ keywords, synonyms }: KeywordRows): {
+  roots: KeywordNode[];
+  byId: Map<number, KeywordNode>;
+} {
   const byId = new Map<number, KeywordNode>();
   for (const keyword of keywords) {
-    byId.set(keyword.id, { keyword, synonyms: [...(synonyms.get(keyword.id) ?? [])].sort(byText), children: [] });
+    byId.set(keyword.id, {
+      keyword,
+      synonyms: [...(synonyms.get(keyword.id) ?? [])].sort(byText),
+      children: [],
+    });
   }
   const roots: KeywordNode[] = [];
   for (const node of byId.values()) {
@@ -24,7 +31,9 @@ export function buildKeywordForest({ keywords, synonyms }: KeywordRows): { roots
 
 /** True when `candidateId` is `keywordId` itself or one of its descendants. */
 export function isSelfOrDescendant(node: KeywordNode, candidateId: number): boolean {
-  return node.keyword.id === candidateId || node.children.some((child) => isSelfOrDescendant(child, candidateId));
+  return (
+    node.keyword.id === candidateId || node.children.some((child) => isSelfOrDescendant(child, candidateId))
+  );
 }
 
 function sortByName(nodes: KeywordNode[]): void {

@@ -21,7 +21,9 @@ export class KeywordsController {
   async treeOfAttribute(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
   ): Promise<KeywordRepresentation[]> {
-    return (await this.keywords.treeOfAttribute(attributeId)).map((node) => this.mapper.toRepresentation(node));
+    return (await this.keywords.treeOfAttribute(attributeId)).map((node) =>
+      this.mapper.toRepresentation(node),
+    );
   }
 
   @Get('keywords')

@@ -33,7 +33,8 @@ export class KeywordsRepository {
             .innerJoin(KeywordEntity, 'keyword', 'keyword.id = synonym.keyword_id')
             .where('keyword.attribute_id = :attributeId', { attributeId })
             .getMany();
-    for (const row of rows) synonyms.set(row.keywordId, [...(synonyms.get(row.keywordId) ?? []), row.synonym]);
+    for (const row of rows)
+      synonyms.set(row.keywordId, [...(synonyms.get(row.keywordId) ?? []), row.synonym]);
     return { keywords, synonyms };
   }
 

@@ -32,7 +32,9 @@ export class KeywordsService {
 
   /** The forest of every keyword, or with `attributeId` of one attribute. */
   async list(rawAttributeId: unknown): Promise<KeywordNode[]> {
-    return buildKeywordForest(await this.keywords.findWithSynonyms(parseOptionalId(rawAttributeId, 'attributeId'))).roots;
+    return buildKeywordForest(
+      await this.keywords.findWithSynonyms(parseOptionalId(rawAttributeId, 'attributeId')),
+    ).roots;
   }
 
   async get(id: number): Promise<KeywordNode> {
@@ -67,7 +69,8 @@ export class KeywordsService {
     const keyword = await this.getEntityOrThrow(id);
     if (changes.attributeUrl !== undefined && changes.attributeUrl !== null) {
       const attributeId = this.urls.parseIdOrThrow(changes.attributeUrl, 'attributes', 'an attribute');
-      if (attributeId !== keyword.attributeId) throw new BadRequest('a keyword cannot move to another attribute');
+      if (attributeId !== keyword.attributeId)
+        throw new BadRequest('a keyword cannot move to another attribute');
     }
     if (changes.name !== undefined) keyword.name = validName(changes.name);
     if (changes.parent !== undefined) {
@@ -120,7 +123,8 @@ export class KeywordsService {
     const parentId = this.urls.parseIdOrThrow(url, 'keywords', 'a keyword');
     const parent = await this.keywords.findById(parentId);
     if (parent === null) throw new BadRequest(`keyword ${parentId} does not exist`);
-    if (parent.attributeId !== attributeId) throw new BadRequest(`keyword ${parentId} belongs to another attribute`);
+    if (parent.attributeId !== attributeId)
+      throw new BadRequest(`keyword ${parentId} belongs to another attribute`);
     return parentId;
   }
 

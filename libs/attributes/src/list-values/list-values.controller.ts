@@ -19,8 +19,12 @@ export class AttributeListValuesController {
   ) {}
 
   @Get()
-  async list(@Param('attributeId', new IdPipe('attribute')) attributeId: number): Promise<ListValueRepresentation[]> {
-    return (await this.values.listOfAttribute(attributeId)).map((value) => this.mapper.toRepresentation(value));
+  async list(
+    @Param('attributeId', new IdPipe('attribute')) attributeId: number,
+  ): Promise<ListValueRepresentation[]> {
+    return (await this.values.listOfAttribute(attributeId)).map((value) =>
+      this.mapper.toRepresentation(value),
+    );
   }
 
   @Post()
@@ -52,7 +56,9 @@ export class ListAttributeValuesController {
     @Query() query: PagingQuery & { attributeId?: unknown },
     @Res({ passthrough: true }) response: Response,
   ): Promise<ListValueRepresentation[]> {
-    const values = (await this.values.list(query.attributeId)).map((value) => this.mapper.toRepresentation(value));
+    const values = (await this.values.list(query.attributeId)).map((value) =>
+      this.mapper.toRepresentation(value),
+    );
     return pageOf(values, query, response, this.urls.rest('list-attribute-values'));
   }
 
@@ -74,7 +80,10 @@ export class ListAttributeValuesController {
 
   @Delete(':id')
   @HttpCode(204)
-  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('list attribute value')) id: number): Promise<void> {
+  async delete(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('list attribute value')) id: number,
+  ): Promise<void> {
     await this.values.delete(actor, id);
   }
 }

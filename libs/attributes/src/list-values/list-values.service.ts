@@ -37,7 +37,11 @@ export class ListValuesService {
     return value;
   }
 
-  async addToAttribute(actor: ActorUser, attributeId: number, request: CreateListValueDto): Promise<ListAttributeValueEntity> {
+  async addToAttribute(
+    actor: ActorUser,
+    attributeId: number,
+    request: CreateListValueDto,
+  ): Promise<ListAttributeValueEntity> {
     requireAdmin(actor, 'list attribute values');
     const attribute = await this.attributes.findById(attributeId);
     if (attribute === null) throw attributeNotFound(attributeId);
@@ -45,7 +49,10 @@ export class ListValuesService {
   }
 
   /** The attribute is named in the body, so an unknown one is the client's mistake: 400. */
-  async addToNamedAttribute(actor: ActorUser, request: CreateListValueForAnyAttributeDto): Promise<ListAttributeValueEntity> {
+  async addToNamedAttribute(
+    actor: ActorUser,
+    request: CreateListValueForAnyAttributeDto,
+  ): Promise<ListAttributeValueEntity> {
     requireAdmin(actor, 'list attribute values');
     const attributeId = this.attributeIdOf(request);
     const attribute = await this.attributes.findById(attributeId);
@@ -59,7 +66,10 @@ export class ListValuesService {
     await this.values.delete(id);
   }
 
-  private async add(attribute: AttributeEntity, request: CreateListValueDto): Promise<ListAttributeValueEntity> {
+  private async add(
+    attribute: AttributeEntity,
+    request: CreateListValueDto,
+  ): Promise<ListAttributeValueEntity> {
     const value = validValue(request.value);
     const additionalValue = validAdditionalValue(request.additionalValue);
     requireListType(attribute);
@@ -86,7 +96,8 @@ export class ListValuesService {
       return this.urls.parseIdOrThrow(request.attributeUrl, 'attributes', 'an attribute');
     }
     const id = parseOptionalId(request.attributeId, 'attributeId');
-    if (id === undefined) throw new BadRequest('you must name the attribute of the list value (attributeUrl or attributeId)');
+    if (id === undefined)
+      throw new BadRequest('you must name the attribute of the list value (attributeUrl or attributeId)');
     return id;
   }
 }

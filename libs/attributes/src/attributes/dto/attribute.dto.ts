@@ -10,7 +10,9 @@ export class CreateAttributeDto {
   @Allow()
   label?: unknown;
 
-  @ApiProperty({ description: '1 text, 2 textarea, 3 date, 4 datetime, 5 time, 6 list, 7 keywords, 8 numeric, 9 boolean' })
+  @ApiProperty({
+    description: '1 text, 2 textarea, 3 date, 4 datetime, 5 time, 6 list, 7 keywords, 8 numeric, 9 boolean',
+  })
   @IsInt({ message: TYPE_ID_MESSAGE })
   typeId: number;
 

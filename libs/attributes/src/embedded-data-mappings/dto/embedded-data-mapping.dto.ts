@@ -7,7 +7,9 @@ export class EmbeddedDataMappingDto {
   @Allow()
   type?: unknown;
 
-  @ApiPropertyOptional({ description: 'the tag, e.g. ImageDescription, Keywords, dc:title; required on POST' })
+  @ApiPropertyOptional({
+    description: 'the tag, e.g. ImageDescription, Keywords, dc:title; required on POST',
+  })
   @Allow()
   tagName?: unknown;
 

@@ -14,7 +14,10 @@ export class KeywordDto {
   @Allow()
   name?: unknown;
 
-  @ApiPropertyOptional({ description: 'URL of the parent keyword (same attribute), or null for top level', nullable: true })
+  @ApiPropertyOptional({
+    description: 'URL of the parent keyword (same attribute), or null for top level',
+    nullable: true,
+  })
   @Allow()
   parent?: unknown;
 

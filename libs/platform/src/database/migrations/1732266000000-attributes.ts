@@ -115,7 +115,10 @@ export class Attributes1732266000000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'keyword_synonyms',
-        columns: [column.int('keyword_id', { isPrimary: true }), column.string('synonym', { isPrimary: true })],
+        columns: [
+          column.int('keyword_id', { isPrimary: true }),
+          column.string('synonym', { isPrimary: true }),
+        ],
         foreignKeys: [cascadeTo('keyword_id', 'keywords')],
       }),
     );
@@ -140,7 +143,10 @@ export class Attributes1732266000000 implements MigrationInterface {
           column.int('position', { default: 0 }),
         ],
         indices: [{ columnNames: ['attribute_id'] }],
-        foreignKeys: [cascadeTo('group_id', 'display_attribute_groups'), cascadeTo('attribute_id', 'attributes')],
+        foreignKeys: [
+          cascadeTo('group_id', 'display_attribute_groups'),
+          cascadeTo('attribute_id', 'attributes'),
+        ],
       }),
     );
     await queryRunner.createTable(
@@ -170,7 +176,10 @@ export class Attributes1732266000000 implements MigrationInterface {
 
   private async seed(queryRunner: QueryRunner): Promise<void> {
     const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
-    for (const [index, [staticName, label, typeId, isReadOnly, isKeywordSearchable]] of SYSTEM_ATTRIBUTES.entries()) {
+    for (const [
+      index,
+      [staticName, label, typeId, isReadOnly, isKeywordSearchable],
+    ] of SYSTEM_ATTRIBUTES.entries()) {
       await queryRunner.query(
         'INSERT INTO attributes (label, static_name, type_id, is_system, is_read_only, is_keyword_searchable, ' +
           'display_order, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)',
@@ -184,7 +193,9 @@ export class Attributes1732266000000 implements MigrationInterface {
       'INSERT INTO display_attribute_groups (name, display_order, created_at, updated_at) VALUES (?, 1, ?, ?)',
       ['Default', now, now],
     );
-    const [group] = (await queryRunner.query("SELECT id FROM display_attribute_groups WHERE name = 'Default'")) as Array<{
+    const [group] = (await queryRunner.query(
+      "SELECT id FROM display_attribute_groups WHERE name = 'Default'",
+    )) as Array<{
       id: number;
     }>;
     for (const [position, staticName] of ['title', 'description', 'keywords'].entries()) {
