@@ -157,6 +157,16 @@ describe('OAuth token endpoint', () => {
       const response = await postForm(t, '/oauth/token', credentials()).expect(400);
       expect(response.body.error).toBe('invalid_request');
     });
+
+    it('answers a malformed body with RFC 6749 JSON, not plain text', async () => {
+      const response = await t.http
+        .post('/oauth/token')
+        .set('Content-Type', 'application/json')
+        .send('{"grant_type": "client_credentials",')
+        .expect(400);
+      expect(response.headers['content-type']).toMatch(/application\/json/);
+      expect(response.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    });
   });
 
   describe('password', () => {
