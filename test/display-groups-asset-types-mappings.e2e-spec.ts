@@ -66,9 +66,15 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
         attributes: [label(1, 'Title'), label(2, 'Description'), label(3, 'Keywords')],
       };
       expect(response.body[0]).toEqual(expected);
-      expect((await api.get('/rest/display-attribute-group', alice.token).expect(200)).body).toEqual(response.body);
-      expect((await api.get('/rest/display-attribute-group/1', alice.token).expect(200)).body).toEqual(expected);
-      expect((await api.get('/rest/display-attribute-groups/1', alice.token).expect(200)).body).toEqual(expected);
+      expect((await api.get('/rest/display-attribute-group', alice.token).expect(200)).body).toEqual(
+        response.body,
+      );
+      expect((await api.get('/rest/display-attribute-group/1', alice.token).expect(200)).body).toEqual(
+        expected,
+      );
+      expect((await api.get('/rest/display-attribute-groups/1', alice.token).expect(200)).body).toEqual(
+        expected,
+      );
     });
 
     it('is created, changed and deleted by admins', async () => {
@@ -87,7 +93,11 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
       });
       const path = pathOf(created.headers.location);
       const updated = await api
-        .put(path, admin.token, { ...created.body, name: 'Tech', attributes: [...created.body.attributes, { id: 6 }] })
+        .put(path, admin.token, {
+          ...created.body,
+          name: 'Tech',
+          attributes: [...created.body.attributes, { id: 6 }],
+        })
         .expect(200);
       expect(updated.body).toEqual({
         ...created.body,
@@ -105,10 +115,18 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
     });
 
     it('labels attributes in the reader language and drops deleted attributes', async () => {
-      const custom = await api.post('/rest/attributes', admin.token, { label: 'Colour', typeId: 1 }).expect(201);
-      await api.put(pathOf(custom.headers.location), admin.token, { label: 'Couleur' }).set('Content-Language', 'fr').expect(200);
+      const custom = await api
+        .post('/rest/attributes', admin.token, { label: 'Colour', typeId: 1 })
+        .expect(201);
+      await api
+        .put(pathOf(custom.headers.location), admin.token, { label: 'Couleur' })
+        .set('Content-Language', 'fr')
+        .expect(200);
       const group = await api
-        .post('/rest/display-attribute-groups', admin.token, { name: 'Custom', attributes: [custom.headers.location] })
+        .post('/rest/display-attribute-groups', admin.token, {
+          name: 'Custom',
+          attributes: [custom.headers.location],
+        })
         .expect(201);
       const path = pathOf(group.headers.location);
       expect((await api.get(path, alice.token).set('Accept-Language', 'fr')).body.attributes).toEqual([
@@ -123,7 +141,10 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
       [{ name: ' ' }, 'you must supply a name for the display attribute group'],
       [{ name: 'G', displayOrder: -1 }, 'displayOrder must be a whole number from 0 to 1000000'],
       [{ name: 'G', attributes: 'title' }, 'attributes must be an array of attribute URLs or {id} objects'],
-      [{ name: 'G', attributes: ['http://x/rest/keywords/1'] }, '"http://x/rest/keywords/1" is not an attribute URL'],
+      [
+        { name: 'G', attributes: ['http://x/rest/keywords/1'] },
+        '"http://x/rest/keywords/1" is not an attribute URL',
+      ],
       [{ name: 'G', attributes: [{ id: 999999 }] }, 'attribute 999999 does not exist'],
     ])('POST is 400 for %j', async (body, message) => {
       const response = await api.post('/rest/display-attribute-groups', admin.token, body).expect(400);
@@ -169,7 +190,10 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
     it('exists when asset types are enabled too', async () => {
       const enabled = await TestApp.start({ env: { DAM_ASSET_TYPES_ENABLED: 'true' } });
       try {
-        const response = await enabled.http.get('/rest/asset-types').auth(enabled.adminToken, { type: 'bearer' }).expect(200);
+        const response = await enabled.http
+          .get('/rest/asset-types')
+          .auth(enabled.adminToken, { type: 'bearer' })
+          .expect(200);
         expect(response.body).toHaveLength(4);
       } finally {
         await enabled.close();
@@ -196,12 +220,18 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
           expect.objectContaining({ type: 'XMP', tagName: 'dc:title', attributeLabel: 'Title' }),
         ]),
       );
-      expect((await api.get('/rest/embedded-data-mappings/1', alice.token).expect(200)).body).toEqual(response.body[0]);
+      expect((await api.get('/rest/embedded-data-mappings/1', alice.token).expect(200)).body).toEqual(
+        response.body[0],
+      );
     });
 
     it('is created, changed and deleted by admins', async () => {
       const created = await api
-        .post('/rest/embedded-data-mappings', admin.token, { type: 'xmp', tagName: 'dc:creator', attributeUrl: attributeUrl(8) })
+        .post('/rest/embedded-data-mappings', admin.token, {
+          type: 'xmp',
+          tagName: 'dc:creator',
+          attributeUrl: attributeUrl(8),
+        })
         .expect(201);
       expect(created.headers.location).toBe(created.body.url);
       expect(created.body).toMatchObject({
@@ -214,7 +244,12 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
       });
       const path = pathOf(created.body.url);
       const updated = await api
-        .put(path, admin.token, { ...created.body, displayName: 'Creator', mappingDirection: 'both', attributeUrl: attributeUrl(1) })
+        .put(path, admin.token, {
+          ...created.body,
+          displayName: 'Creator',
+          mappingDirection: 'both',
+          attributeUrl: attributeUrl(1),
+        })
         .expect(200);
       expect(updated.body).toEqual({
         ...created.body,
@@ -229,16 +264,31 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
 
     it.each([
       [{ tagName: 'T', attributeUrl: '/rest/attributes/1' }, 'type must be one of EXIF, IPTC, XMP'],
-      [{ type: 'ID3', tagName: 'T', attributeUrl: '/rest/attributes/1' }, 'type must be one of EXIF, IPTC, XMP'],
-      [{ type: 'EXIF', attributeUrl: '/rest/attributes/1' }, 'you must supply the tagName of the embedded data'],
+      [
+        { type: 'ID3', tagName: 'T', attributeUrl: '/rest/attributes/1' },
+        'type must be one of EXIF, IPTC, XMP',
+      ],
+      [
+        { type: 'EXIF', attributeUrl: '/rest/attributes/1' },
+        'you must supply the tagName of the embedded data',
+      ],
       [{ type: 'EXIF', tagName: 'T' }, 'you must supply the attributeUrl the tag maps to'],
-      [{ type: 'EXIF', tagName: 'T', attributeUrl: '/rest/keywords/1' }, '"/rest/keywords/1" is not an attribute URL'],
-      [{ type: 'EXIF', tagName: 'T', attributeUrl: '/rest/attributes/999999' }, 'attribute 999999 does not exist'],
+      [
+        { type: 'EXIF', tagName: 'T', attributeUrl: '/rest/keywords/1' },
+        '"/rest/keywords/1" is not an attribute URL',
+      ],
+      [
+        { type: 'EXIF', tagName: 'T', attributeUrl: '/rest/attributes/999999' },
+        'attribute 999999 does not exist',
+      ],
       [
         { type: 'EXIF', tagName: 'T', attributeUrl: '/rest/attributes/1', mappingDirection: 'sideways' },
         'mappingDirection must be one of embed-to-attribute, attribute-to-embed, both',
       ],
-      [{ type: 'EXIF', tagName: 'T', attributeUrl: '/rest/attributes/1', displayName: '' }, 'displayName cannot be blank'],
+      [
+        { type: 'EXIF', tagName: 'T', attributeUrl: '/rest/attributes/1', displayName: '' },
+        'displayName cannot be blank',
+      ],
     ])('POST is 400 for %j', async (body, message) => {
       const response = await api.post('/rest/embedded-data-mappings', admin.token, body).expect(400);
       expect(response.text).toBe(message);
@@ -255,9 +305,15 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
     });
 
     it('goes away with its attribute', async () => {
-      const custom = await api.post('/rest/attributes', admin.token, { label: 'Camera', typeId: 1 }).expect(201);
+      const custom = await api
+        .post('/rest/attributes', admin.token, { label: 'Camera', typeId: 1 })
+        .expect(201);
       const mapping = await api
-        .post('/rest/embedded-data-mappings', admin.token, { type: 'EXIF', tagName: 'Model', attributeUrl: custom.headers.location })
+        .post('/rest/embedded-data-mappings', admin.token, {
+          type: 'EXIF',
+          tagName: 'Model',
+          attributeUrl: custom.headers.location,
+        })
         .expect(201);
       await api.delete(pathOf(custom.headers.location), admin.token).expect(204);
       await api.get(pathOf(mapping.body.url), alice.token).expect(404);
