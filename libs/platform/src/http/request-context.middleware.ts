@@ -24,7 +24,9 @@ export class RequestContextMiddleware implements NestMiddleware {
       response.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         // The path only: query strings can carry URL signatures.
-        this.logger.log(`${request.method} ${request.path} ${response.statusCode} ${ms.toFixed(1)}ms id=${requestId}`);
+        this.logger.log(
+          `${request.method} ${request.originalUrl.split('?')[0]} ${response.statusCode} ${ms.toFixed(1)}ms id=${requestId}`,
+        );
       });
     }
     const contentLanguage = request.header('content-language')?.trim().toLowerCase();
@@ -42,7 +44,9 @@ export class RequestContextMiddleware implements NestMiddleware {
   /** Headers are untrusted: a Host that is not a plain host[:port] falls back to localhost. */
   private originOf(request: Request): string {
     const forwardedHost = this.config.trustProxy ? firstValue(request.header('x-forwarded-host')) : undefined;
-    const forwardedProto = this.config.trustProxy ? firstValue(request.header('x-forwarded-proto')) : undefined;
+    const forwardedProto = this.config.trustProxy
+      ? firstValue(request.header('x-forwarded-proto'))
+      : undefined;
     const host = forwardedHost ?? request.header('host');
     const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : request.protocol;
     const safeHost = host !== undefined && HOST.test(host) ? host : `localhost:${this.config.port}`;
