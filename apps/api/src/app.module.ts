@@ -2,7 +2,9 @@ import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccessModule } from '@dam/access';
+import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
+import { CategoriesModule } from '@dam/categories';
 import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
 import { HealthController } from './health/health.controller';
 import { OAuthController } from './oauth/oauth.controller';
@@ -14,7 +16,14 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), TerminusModule.forRoot({ logger: false }), AccessModule, AttributesModule],
+      imports: [
+        PlatformModule.forRoot(config),
+        TerminusModule.forRoot({ logger: false }),
+        AccessModule,
+        AttributesModule,
+        CategoriesModule,
+        AssetsModule,
+      ],
       controllers: [RootController, HealthController, OAuthController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,0 +1,61 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe, readPaging, UrlService, writePagingHeaders } from '@dam/platform';
+import type { Response } from 'express';
+import { CategoriesService } from './categories.service';
+import { CategoryMapper, CategoryRepresentation } from './category.mapper';
+import { CategoryWriteDto } from './dto/category-write.dto';
+
+@ApiTags('categories')
+@ApiBearerAuth()
+@Controller('rest/categories')
+export class CategoriesController {
+  constructor(
+    private readonly categories: CategoriesService,
+    private readonly mapper: CategoryMapper,
+    private readonly urls: UrlService,
+  ) {}
+
+  @Get()
+  async list(
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string[]> {
+    const paging = readPaging(query, 100, 1000);
+    const { ids, total } = await this.categories.listIds(paging);
+    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('categories'), paging, total);
+    return ids.map((id) => this.mapper.url(id));
+  }
+
+  @Post()
+  async create(
+    @Actor() actor: ActorUser,
+    @Body() body: CategoryWriteDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CategoryRepresentation> {
+    const category = await this.categories.create(actor, body);
+    response.status(201).location(this.mapper.url(category.item.id));
+    return this.mapper.toRepresentation(category);
+  }
+
+  @Get(':id')
+  async get(@Param('id', new IdPipe('category')) id: number): Promise<CategoryRepresentation> {
+    return this.mapper.toRepresentation(await this.categories.get(id));
+  }
+
+  @Put(':id')
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('category')) id: number,
+    @Body() body: CategoryWriteDto,
+  ): Promise<CategoryRepresentation> {
+    return this.mapper.toRepresentation(await this.categories.update(actor, id, body));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('category')) id: number): Promise<void> {
+    await this.categories.delete(actor, id);
+  }
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { CategoriesService } from './categories.service';
+import { CategoryMapper, CategorySearchNode } from './category.mapper';
+import { readCategorySearchQuery } from './dto/category-search.query';
+
+@ApiTags('categories')
+@ApiBearerAuth()
+@Controller('rest/category-search')
+export class CategorySearchController {
+  constructor(
+    private readonly categories: CategoriesService,
+    private readonly mapper: CategoryMapper,
+  ) {}
+
+  @Get()
+  @ApiQuery({ name: 'parentId', required: false, type: Number })
+  @ApiQuery({ name: 'userId', required: false, type: Number })
+  @ApiQuery({ name: 'count', required: false, type: Boolean })
+  async search(
+    @Actor() actor: ActorUser,
+    @Query() query: Record<string, unknown>,
+  ): Promise<CategorySearchNode[]> {
+    const { forest, counts } = await this.categories.search(actor, readCategorySearchQuery(query));
+    return forest.map((node) => this.mapper.toSearchNode(node, counts));
+  }
+}
