@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
+import { BadRequest, Forbidden, LanguageService } from '@dam/platform';
+import { AssetChangesBuilder } from './asset-changes.builder';
+import { AssetChanges, isEmpty } from './asset-changes';
+import { editOutcome, Outcome, uploadOutcome } from './asset-permissions';
+import { AssetReader } from './asset-reader.service';
+import { AssetFlags, AssetWritesRepository } from './asset-writes.repository';
+import { AssetRepresentation } from './asset.mapper';
+import { AssetsRepository, PlacedAsset } from './assets.repository';
+import { readUpdateAssetRequest } from './dto/update-asset.request';
+
+/**
+ * PUT of an asset (spec 4.5.3 and the states of spec 3). Everything is validated before anything is
+ * written, and all of one PUT is written in one transaction.
+ */
+@Injectable()
+export class AssetUpdatesService {
+  constructor(
+    private readonly assets: AssetsRepository,
+    private readonly writes: AssetWritesRepository,
+    private readonly reader: AssetReader,
+    private readonly builder: AssetChangesBuilder,
+    private readonly languages: LanguageService,
+  ) {}
+
+  async update(actor: ActorUser, id: number, body: unknown): Promise<AssetRepresentation> {
+    const request = readUpdateAssetRequest(body);
+    const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
+    const { asset } = placed;
+    if (request.submitted === false && asset.submitted) {
+      throw new BadRequest('an asset that has been submitted cannot be unsubmitted');
+    }
+    const archiving = request.archived !== undefined && request.archived !== asset.archived;
+    if (archiving && !isPrivileged(actor))
+      throw new Forbidden('only administrators may archive or unarchive assets');
+    const submitting = request.submitted === true && !asset.submitted;
+    const editMode = editModeOrThrow(actor, grants, placed, submitting);
+
+    const writeKey = this.reader.storageKey(this.languages.writeLanguage());
+    const state = await this.assets.loadState(placed, [...new Set(['', writeKey])]);
+    const changes = await this.builder.build(actor, grants, state, request, writeKey);
+
+    const flags: AssetFlags = {};
+    if (archiving) flags.archived = request.archived;
+    if (submitting) {
+      const outcome = uploadOutcome(grants, changes.accessLevelIds ?? placed.accessLevelIds);
+      if (outcome === 'refused') {
+        throw new Forbidden('you need upload permission on every access level of the asset to submit it');
+      }
+      flags.submitted = true;
+      flags.uploadPending = outcome === 'approval';
+    }
+    const live = (flags.submitted ?? asset.submitted) && !(flags.uploadPending ?? asset.uploadPending);
+    addedLevelsOrThrow(grants, placed.accessLevelIds, changes, editMode === 'approval' || !live);
+
+    if (editMode === 'approval' && !isEmpty(changes)) {
+      await this.writes.update(id, {
+        apply: { values: [] },
+        pending: { editedByUserId: actor.id, changes },
+        flags,
+      });
+    } else {
+      await this.writes.update(id, { apply: changes, flags });
+    }
+    return this.reader.representation(id);
+  }
+}
+
+/**
+ * Edit on every level edits directly; edit-with-approval where edit is missing sends the edits through
+ * approval. An asset that is not live yet (unsubmitted, or awaiting upload approval) may also be edited
+ * by its uploader under the upload permissions it was created with, and submitting it is decided by
+ * upload permission (spec 4.5.3), so those edits apply directly.
+ */
+function editModeOrThrow(
+  actor: ActorUser,
+  grants: AccessGrants,
+  placed: PlacedAsset,
+  submitting: boolean,
+): Outcome {
+  const { asset, accessLevelIds } = placed;
+  const live = asset.submitted && !asset.uploadPending;
+  if (submitting || (asset.addedByUserId === actor.id && !live)) {
+    if (uploadOutcome(grants, accessLevelIds) !== 'refused') return 'direct';
+  }
+  const outcome = editOutcome(grants, accessLevelIds);
+  if (outcome === 'refused')
+    throw new Forbidden('you need edit permission on every access level of the asset');
+  return outcome;
+}
+
+/** Moving an asset into a level needs upload there (upload-with-approval when it awaits approval anyway). */
+function addedLevelsOrThrow(
+  grants: AccessGrants,
+  current: number[],
+  changes: AssetChanges,
+  throughApproval: boolean,
+): void {
+  const added = (changes.accessLevelIds ?? []).filter((id) => !current.includes(id));
+  if (added.length === 0) return;
+  const outcome = uploadOutcome(grants, added);
+  if (outcome === 'refused' || (outcome === 'approval' && !throughApproval)) {
+    throw new Forbidden('you need upload permission on the access levels you add the asset to');
+  }
+}

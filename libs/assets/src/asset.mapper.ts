@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { AttributeDefinition, SystemAttribute } from '@dam/attributes';
+import { UrlService } from '@dam/platform';
+import { formatTimestamp, formatValue, isTranslatable } from './attribute-values';
+import { AssetState } from './assets.repository';
+
+export interface AssetAttributeRepresentation {
+  id: string;
+  name: string;
+  value: string;
+}
+
+/** Spec 2.4, plus `id`, `type`, `archived` and `assetTypeUrl` (DESIGN §6). */
+export interface AssetRepresentation {
+  url: string;
+  id: number;
+  type: string;
+  accessLevelIds: string;
+  submitted: boolean;
+  approved: boolean;
+  archived: boolean;
+  parents: string[];
+  attributes: AssetAttributeRepresentation[];
+  contentUrl: string;
+  contentUrlUrl: string;
+  displayUrl: string;
+  thumbnailUrl: string;
+  previewUrl: string;
+  conversionUrl: string;
+  unwatermarkedLargeImageUrl: string;
+  assetTypeUrl?: string;
+}
+
+export interface PendingApprovalRepresentation {
+  assetInstanceUrl: string;
+  assetApprovalUrl: string;
+}
+
+@Injectable()
+export class AssetMapper {
+  constructor(private readonly urls: UrlService) {}
+
+  url(id: number): string {
+    return this.urls.rest('assets', id);
+  }
+
+  /**
+   * `languageKey` is the storage key of the language read ('' for the default); translatable values
+   * fall back to the default language.
+   */
+  toRepresentation(
+    state: AssetState,
+    attributes: AttributeDefinition[],
+    languageKey: string,
+  ): AssetRepresentation {
+    const { asset } = state;
+    const below = (...path: string[]): string => this.urls.rest('assets', asset.id, ...path);
+    const representation: AssetRepresentation = {
+      url: this.url(asset.id),
+      id: asset.id,
+      type: asset.type,
+      accessLevelIds: state.accessLevelIds.join(','),
+      submitted: asset.submitted,
+      approved: !asset.uploadPending && !state.hasPendingEdit,
+      archived: asset.archived,
+      parents: state.parentIds.map((id) => this.url(id)),
+      attributes: attributes.map((attribute) => ({
+        id: String(attribute.id),
+        name: attribute.label,
+        value: valueOf(state, attribute, languageKey),
+      })),
+      contentUrl: below('content'),
+      contentUrlUrl: below('content', 'url'),
+      displayUrl: below('display'),
+      thumbnailUrl: below('thumbnail'),
+      previewUrl: below('preview'),
+      conversionUrl: below('conversion'),
+      unwatermarkedLargeImageUrl: below('unwatermarked-large-image'),
+    };
+    if (asset.assetTypeId !== null)
+      representation.assetTypeUrl = this.urls.rest('asset-types', asset.assetTypeId);
+    return representation;
+  }
+
+  pendingApproval(id: number): PendingApprovalRepresentation {
+    return { assetInstanceUrl: this.url(id), assetApprovalUrl: this.urls.rest('assets', id, 'approve') };
+  }
+}
+
+/** Derived system attributes come from the asset itself; the rest from stored values. */
+function valueOf(state: AssetState, attribute: AttributeDefinition, languageKey: string): string {
+  switch (attribute.staticName) {
+    case SystemAttribute.DateAdded:
+      return formatTimestamp(state.asset.createdAt);
+    case SystemAttribute.DateLastModified:
+      return formatTimestamp(state.asset.updatedAt);
+    case SystemAttribute.AddedBy:
+      return state.addedByUsername ?? '';
+    case SystemAttribute.AccessLevels:
+      return state.accessLevelIds.join(',');
+    case SystemAttribute.Categories:
+      return state.categoryIds.join(',');
+  }
+  const stored = (language: string): string | undefined =>
+    state.values.find((row) => row.attributeId === attribute.id && row.language === language)?.value;
+  const value = (isTranslatable(attribute.typeId) ? stored(languageKey) : undefined) ?? stored('');
+  return value === undefined ? '' : formatValue(attribute.typeId, value);
+}

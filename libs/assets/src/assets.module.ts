@@ -1,0 +1,62 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '@dam/access';
+import { AttributesModule } from '@dam/attributes';
+import { RootLinks } from '@dam/platform';
+import { AssetApprovalsService } from './asset-approvals.service';
+import { AssetChangesBuilder } from './asset-changes.builder';
+import { AssetReader } from './asset-reader.service';
+import { AssetReferences } from './asset-references.service';
+import { AssetUpdatesService } from './asset-updates.service';
+import { AssetWritesRepository } from './asset-writes.repository';
+import { AssetMapper } from './asset.mapper';
+import { AssetsController } from './assets.controller';
+import { AssetsRepository } from './assets.repository';
+import { AssetsService } from './assets.service';
+import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
+import {
+  AssetAccessLevelEntity,
+  AssetCategoryEntity,
+  AssetParentEntity,
+} from './entities/asset-links.entity';
+import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
+import { AssetEntity } from './entities/asset.entity';
+import { PendingApprovalsController } from './pending-approvals.controller';
+
+/** Assets: creation, representation, updates, deletion and the approval workflow. */
+@Module({
+  imports: [
+    AccessModule,
+    AttributesModule,
+    TypeOrmModule.forFeature([
+      AssetEntity,
+      AssetAccessLevelEntity,
+      AssetCategoryEntity,
+      AssetParentEntity,
+      AssetAttributeValueEntity,
+      AssetPendingEditEntity,
+    ]),
+  ],
+  controllers: [AssetsController, PendingApprovalsController],
+  providers: [
+    AssetsRepository,
+    AssetWritesRepository,
+    AssetMapper,
+    AssetReader,
+    AssetReferences,
+    AssetChangesBuilder,
+    AssetsService,
+    AssetUpdatesService,
+    AssetApprovalsService,
+  ],
+  exports: [AssetReader, AssetMapper, AssetsRepository],
+})
+export class AssetsModule implements OnModuleInit {
+  constructor(private readonly rootLinks: RootLinks) {}
+
+  onModuleInit(): void {
+    this.rootLinks.register('assetsUrl', 'assets');
+    this.rootLinks.register('pendingUploadApprovalsUrl', 'pending-upload-approvals');
+    this.rootLinks.register('pendingEditApprovalsUrl', 'pending-edit-approvals');
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { ActorService, ActorUser, PermissionsService } from '@dam/access';
+import { AppConfig, BadRequest, Forbidden } from '@dam/platform';
+import { uploadOutcome } from './asset-permissions';
+import { AssetReader } from './asset-reader.service';
+import { AssetReferences, NO_ACCESS_LEVELS } from './asset-references.service';
+import { AssetRepresentation } from './asset.mapper';
+import { AssetsRepository } from './assets.repository';
+import { readCreateAssetRequest } from './dto/create-asset.request';
+
+/** Creating, reading and deleting assets (spec 4.5 items 1, 2 and 4). Updates: AssetUpdatesService. */
+@Injectable()
+export class AssetsService {
+  constructor(
+    private readonly assets: AssetsRepository,
+    private readonly reader: AssetReader,
+    private readonly references: AssetReferences,
+    private readonly permissions: PermissionsService,
+    private readonly actors: ActorService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Upload on every level creates a live asset; upload-with-approval where upload is missing creates
+   * one that only its uploader, admins and approvers see until it is approved.
+   */
+  async create(caller: ActorUser, body: unknown): Promise<AssetRepresentation> {
+    const request = await readCreateAssetRequest(body);
+    if (request.accessLevelIds.length === 0) throw new BadRequest(NO_ACCESS_LEVELS);
+    if (this.config.assetTypesEnabled && request.assetTypeUrl === undefined) {
+      throw new BadRequest('you must provide an asset type');
+    }
+    const actor = await this.actors.resolve(caller, request.createAsUserId, 'createAsUserId');
+    await this.references.accessLevelsOrThrow(request.accessLevelIds);
+    const assetTypeId =
+      request.assetTypeUrl === undefined
+        ? null
+        : await this.references.assetTypeIdOrThrow(request.assetTypeUrl);
+    const outcome = uploadOutcome(await this.permissions.grantsFor(actor), request.accessLevelIds);
+    if (outcome === 'refused') {
+      throw new Forbidden(
+        'you need upload permission on every one of the access levels to create this asset',
+      );
+    }
+    const id = await this.assets.create({
+      submitted: request.submit,
+      uploadPending: request.submit && outcome === 'approval',
+      assetTypeId,
+      addedByUserId: actor.id,
+      accessLevelIds: request.accessLevelIds,
+    });
+    return this.reader.representation(id);
+  }
+
+  async get(actor: ActorUser, id: number): Promise<AssetRepresentation> {
+    const { placed } = await this.reader.visibleOrThrow(actor, id);
+    return this.reader.represent(placed);
+  }
+
+  async delete(actor: ActorUser, id: number): Promise<void> {
+    const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
+    if (!grants.onEvery(placed.accessLevelIds, 'delete')) {
+      throw new Forbidden('you need delete permission on every access level of the asset');
+    }
+    await this.assets.delete(id);
+  }
+}

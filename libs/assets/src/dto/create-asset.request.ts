@@ -1,0 +1,78 @@
+import { BadRequest } from '@dam/platform';
+import { parseStringPromise } from 'xml2js';
+import { isRecord, readBoolean, readId } from './request-fields';
+
+/** Spec 2.5, read from JSON or XML. */
+export interface CreateAssetRequest {
+  accessLevelIds: number[];
+  createAsUserId: unknown;
+  submit: boolean;
+  assetTypeUrl: string | undefined;
+}
+
+/**
+ * Reads a create-asset request. XML arrives as a string (the platform's body parser); a document type
+ * or entity declaration is refused before any parsing, so no entity can ever be resolved or expanded.
+ */
+export async function readCreateAssetRequest(body: unknown): Promise<CreateAssetRequest> {
+  if (typeof body === 'string') return fromJsonShape(await xmlToJsonShape(body));
+  if (body === undefined || body === null) return fromJsonShape({});
+  if (!isRecord(body))
+    throw new BadRequest('the create-asset request must be a JSON object or a createAsset XML document');
+  return fromJsonShape(body);
+}
+
+function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
+  const levels = Array.isArray(body.accessLevels) ? body.accessLevels : [];
+  const accessLevelIds = levels.map((level) =>
+    readId(isRecord(level) ? level.id : level, 'an access level id'),
+  );
+  const assetTypeUrl = body.assetTypeUrl;
+  if (assetTypeUrl !== undefined && assetTypeUrl !== null && typeof assetTypeUrl !== 'string') {
+    throw new BadRequest('assetTypeUrl must be the URL of an asset type');
+  }
+  return {
+    accessLevelIds: [...new Set(accessLevelIds)],
+    createAsUserId: body.createAsUserId,
+    submit: readBoolean(body.submit, 'submit') ?? true,
+    assetTypeUrl: assetTypeUrl === null || assetTypeUrl === '' ? undefined : assetTypeUrl,
+  };
+}
+
+async function xmlToJsonShape(xml: string): Promise<Record<string, unknown>> {
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
+    throw new BadRequest('XML documents with a DOCTYPE or ENTITY declaration are not accepted');
+  }
+  let document: unknown;
+  try {
+    document = await parseStringPromise(xml, { explicitArray: true, explicitRoot: true, strict: true });
+  } catch {
+    throw new BadRequest('the XML request body could not be parsed');
+  }
+  const root = isRecord(document) ? document.createAsset : undefined;
+  if (root === undefined) throw new BadRequest('the XML request must have the root element createAsset');
+  const fields = first(root);
+  if (!isRecord(fields)) return {};
+  const levelNodes = isRecord(first(fields.accessLevels))
+    ? (first(fields.accessLevels) as Record<string, unknown>)
+    : {};
+  const levels = Array.isArray(levelNodes.accessLevel) ? levelNodes.accessLevel : [];
+  return {
+    accessLevels: levels.map((level) => ({ id: text(isRecord(level) ? level.id : undefined) })),
+    createAsUserId: text(fields.createAsUserId),
+    submit: text(fields.submit),
+    assetTypeUrl: text(fields.assetTypeUrl),
+  };
+}
+
+function first(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The text of an element: xml2js gives a string, or `{_: text, $: attributes}` when it has attributes. */
+function text(node: unknown): string | undefined {
+  const value = first(node);
+  if (typeof value === 'string') return value.trim();
+  if (isRecord(value) && typeof value._ === 'string') return value._.trim();
+  return undefined;
+}

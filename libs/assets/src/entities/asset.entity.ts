@@ -1,0 +1,34 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** The core row of an asset. Access levels, categories, values, parents and pending edits hang off it. */
+@Entity('assets')
+export class AssetEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'boolean', default: true })
+  submitted: boolean;
+
+  /** Uploaded by a user with only upload-with-approval permission and not yet approved. */
+  @Column({ name: 'upload_pending', type: 'boolean', default: false })
+  uploadPending: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  archived: boolean;
+
+  /** File, Image, Video or Audio, from the content. */
+  @Column({ type: 'varchar', length: 16, default: 'File' })
+  type: string;
+
+  @Column({ name: 'asset_type_id', type: 'integer', nullable: true })
+  assetTypeId: number | null;
+
+  @Column({ name: 'added_by_user_id', type: 'integer', nullable: true })
+  addedByUserId: number | null;
+
+  @Column({ name: 'created_at', type: 'datetime' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'datetime' })
+  updatedAt: Date;
+}
