@@ -18,22 +18,21 @@ export async function insertAssets(t: TestApp, fixtures: AssetFixture[]): Promis
   const ids: number[] = [];
   await dataSource.transaction(async (manager) => {
     for (const fixture of fixtures) {
-      const now = new Date();
-      const result = await manager
-        .createQueryBuilder()
-        .insert()
-        .into('assets')
-        .values({
-          submitted: fixture.submitted ?? true,
-          upload_pending: fixture.uploadPending ?? false,
-          archived: false,
-          type: 'File',
-          added_by_user_id: fixture.addedByUserId ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      const id = Number(result.identifiers[0]?.id ?? result.raw.insertId ?? result.raw);
+      // Raw SQL: an entity mapped to `assets` would make a query builder expect property names.
+      const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+      const inserted: unknown = await manager.query(
+        'INSERT INTO assets (submitted, upload_pending, archived, type, added_by_user_id, created_at, updated_at) ' +
+          "VALUES (?, ?, ?, 'File', ?, ?, ?)",
+        [
+          fixture.submitted ?? true,
+          fixture.uploadPending ?? false,
+          false,
+          fixture.addedByUserId ?? null,
+          now,
+          now,
+        ],
+      );
+      const id = insertedId(inserted);
       ids.push(id);
       for (const levelId of fixture.accessLevelIds) {
         await manager.query('INSERT INTO asset_access_levels (asset_id, access_level_id) VALUES (?, ?)', [id, levelId]);
@@ -44,4 +43,12 @@ export async function insertAssets(t: TestApp, fixtures: AssetFixture[]): Promis
     }
   });
   return ids;
+}
+
+/** The id of the row an INSERT run through `query()` created: a number on SQLite, `insertId` on MySQL. */
+export function insertedId(result: unknown): number {
+  if (typeof result === 'number' || typeof result === 'bigint') return Number(result);
+  const id = Number((result as { insertId?: unknown } | null)?.insertId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error('the INSERT reported no id');
+  return id;
 }
