@@ -122,6 +122,16 @@ describe('DELETE, approval and pending approvals of assets', () => {
       expect(await pendingList('upload', approver.token)).not.toContainEqual(item);
     });
 
+    it('is 403 to list pending approvals as another user for a non-admin', async () => {
+      for (const which of ['upload', 'edit']) {
+        const response = await api.get(
+          `/rest/pending-${which}-approvals?userId=${approver.id}`,
+          viewer.token,
+        );
+        expect(response.status).toBe(403);
+      }
+    });
+
     it('pages the pending list on request', async () => {
       await createAsset([moderated], contributor.token);
       await createAsset([moderated], contributor.token);

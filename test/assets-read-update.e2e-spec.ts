@@ -108,6 +108,16 @@ describe('GET and PUT /rest/assets/{id}', () => {
     expect(valueOf(body, CATEGORIES)).toBe('');
   });
 
+  it('is 403 to GET or PUT as another user (?userId=) for a non-admin', async () => {
+    const path = await createAsset();
+    const read = await api.get(`${path}?userId=${editor.id}`, viewer.token);
+    expect(read.status).toBe(403);
+    expect(read.headers['content-type']).toMatch(/^text\/plain/);
+    expect((await put(`${path}?userId=${editor.id}`, {}, viewer.token)).status).toBe(403);
+    const asEditor = await api.get(`${path}?userId=${editor.id}`, t.adminToken).expect(200);
+    expect(asEditor.body.id).toBeDefined();
+  });
+
   it('is 404 for unknown ids, malformed ids and assets the actor cannot see', async () => {
     await api.get('/rest/assets/999999', t.adminToken).expect(404);
     await api.get('/rest/assets/abc', t.adminToken).expect(404);
