@@ -2,6 +2,7 @@ import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccessModule } from '@dam/access';
+import { AccessLevelsModule } from '@dam/access-levels';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
@@ -20,6 +21,7 @@ export class AppModule {
         PlatformModule.forRoot(config),
         TerminusModule.forRoot({ logger: false }),
         AccessModule,
+        AccessLevelsModule,
         AttributesModule,
         CategoriesModule,
         AssetsModule,

@@ -4,6 +4,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { RootLinks } from '@dam/platform';
 import { ActorService } from './auth/actor.service';
 import { AuthGuard } from './auth/auth.guard';
+import { GroupPermissionEntity } from './groups/entities/group-permission.entity';
+import { GroupMapper } from './groups/group.mapper';
+import { GroupsController } from './groups/groups.controller';
+import { GroupsRepository } from './groups/groups.repository';
+import { GroupsService } from './groups/groups.service';
 import { ApplicationUserBootstrap } from './oauth/application-user.bootstrap';
 import { OAuthClientEntity } from './oauth/entities/oauth-client.entity';
 import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
@@ -24,8 +29,8 @@ import { UsersService } from './users/users.service';
 
 /** Users, OAuth clients and tokens, the authentication guard and actor resolution. */
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, GroupEntity, OAuthClientEntity, OAuthTokenEntity])],
-  controllers: [UsersController, UserSearchController],
+  imports: [TypeOrmModule.forFeature([UserEntity, GroupEntity, GroupPermissionEntity, OAuthClientEntity, OAuthTokenEntity])],
+  controllers: [UsersController, UserSearchController, GroupsController],
   providers: [
     PasswordHasher,
     UsersRepository,
@@ -39,6 +44,9 @@ import { UsersService } from './users/users.service';
     ApplicationUserBootstrap,
     PermissionsRepository,
     PermissionsService,
+    GroupsRepository,
+    GroupsService,
+    GroupMapper,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [
@@ -61,5 +69,6 @@ export class AccessModule implements OnModuleInit {
     this.rootLinks.register('usersUrl', 'users');
     this.rootLinks.register('userSearchUrl', 'user-search');
     this.rootLinks.register('authenticatedUserUrl', 'authenticated-user');
+    this.rootLinks.register('groupsUrl', 'groups');
   }
 }

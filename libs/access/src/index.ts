@@ -18,3 +18,6 @@ export * from './permissions/asset-visibility';
 export * from './permissions/permission';
 export * from './permissions/permissions.service';
 export * from './users/user.mapper';
+export * from './groups/group.mapper';
+export * from './groups/groups.service';
+export * from './permissions/asset-counts';

@@ -1,0 +1,37 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { parseOptionalId } from '@dam/platform';
+import { booleanQuery, countScopeOf } from './access-level-query';
+import { AccessLevelMapper, AccessLevelSearchNode } from './access-level.mapper';
+import { AccessLevelsService } from './access-levels.service';
+
+/**
+ * Spec 4.1 item 9: the trees of levels the actor (the caller, or the user named by `userId`) may view.
+ * Open to every authenticated user; what they see is decided by their permissions.
+ */
+@ApiTags('access-levels')
+@ApiBearerAuth()
+@Controller('rest/access-level-search')
+export class AccessLevelSearchController {
+  constructor(
+    private readonly levels: AccessLevelsService,
+    private readonly mapper: AccessLevelMapper,
+  ) {}
+
+  @Get()
+  @ApiQuery({ name: 'parentId', required: false, type: Number })
+  @ApiQuery({ name: 'userId', required: false, type: Number })
+  @ApiQuery({ name: 'count', required: false, type: Boolean })
+  async search(
+    @Actor() actor: ActorUser,
+    @Query('parentId') rawParentId: unknown,
+    @Query('userId') userId: unknown,
+    @Query('count') rawCount: unknown,
+  ): Promise<AccessLevelSearchNode[]> {
+    const parentId = parseOptionalId(rawParentId, 'parentId');
+    const counts = booleanQuery(rawCount, 'count') ? countScopeOf(userId) : 'none';
+    const forest = await this.levels.search(actor, parentId, counts);
+    return forest.map((view) => this.mapper.toSearchNode(view));
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser, assetVisibilityCondition, isPrivileged, PermissionsService } from '@dam/access';
+import { LanguageService } from '@dam/platform';
+import { LevelBranch, visibleForest } from './access-level-tree';
+import { AccessLevelsRepository } from './access-levels.repository';
+import { AccessLevelEntity } from './entities/access-level.entity';
+
+/** A level as one reader sees it: texts in their language, the visible levels below, and the count. */
+export interface AccessLevelView {
+  level: AccessLevelEntity;
+  name: string;
+  description: string | null;
+  children: AccessLevelView[];
+  /** Assets directly in the level, when counts were asked for. */
+  count?: number;
+}
+
+/**
+ * Which assets a count covers: every asset in the level, or only those the reader may see (the rule
+ * of DESIGN §5, as GET applies it).
+ */
+export type CountScope = 'none' | 'all' | 'visible';
+
+export interface ForestOptions {
+  /** Only this level and the levels below it. */
+  rootId?: number;
+  counts: CountScope;
+}
+
+/**
+ * Builds the trees of access levels one actor may view (the levels where they hold `view`), with texts
+ * in the request's language and counts from one aggregate query, in a fixed number of queries however
+ * large the tree.
+ */
+@Injectable()
+export class AccessLevelReader {
+  constructor(
+    private readonly levels: AccessLevelsRepository,
+    private readonly permissions: PermissionsService,
+    private readonly languages: LanguageService,
+  ) {}
+
+  async visibleIds(actor: ActorUser): Promise<number[]> {
+    return (await this.permissions.grantsFor(actor)).levelsWith('view');
+  }
+
+  async forest(actor: ActorUser, options: ForestOptions): Promise<AccessLevelView[]> {
+    const [levels, grants] = await Promise.all([this.levels.findAll(), this.permissions.grantsFor(actor)]);
+    const visible = new Set(
+      isPrivileged(actor) ? levels.map((level) => level.id) : grants.levelsWith('view'),
+    );
+    const forest = visibleForest(levels, visible, options.rootId);
+    const ids = idsIn(forest);
+    const language = this.languages.readLanguage();
+    const [texts, counts] = await Promise.all([
+      this.languages.isDefault(language) ? undefined : this.levels.textsIn(language, ids),
+      options.counts === 'none'
+        ? undefined
+        : this.levels.countAssets(
+            options.counts === 'visible' ? assetVisibilityCondition(actor, grants, 'a') : undefined,
+            ids,
+          ),
+    ]);
+    const view = (branch: LevelBranch<AccessLevelEntity>): AccessLevelView => {
+      const translated = texts?.get(branch.level.id);
+      return {
+        level: branch.level,
+        name: translated?.get('name') ?? branch.level.name,
+        description: translated?.get('description') ?? branch.level.description,
+        children: branch.children.map(view),
+        count: counts === undefined ? undefined : (counts.get(branch.level.id) ?? 0),
+      };
+    };
+    return forest.map(view);
+  }
+
+  /** The level with the levels below it the actor may view, or undefined when they may not view it. */
+  async one(actor: ActorUser, id: number, counts: CountScope): Promise<AccessLevelView | undefined> {
+    const [first] = await this.forest(actor, { rootId: id, counts });
+    return first?.level.id === id ? first : undefined;
+  }
+}
+
+function idsIn(forest: LevelBranch<AccessLevelEntity>[]): number[] {
+  const ids: number[] = [];
+  const visit = (branch: LevelBranch<AccessLevelEntity>): void => {
+    ids.push(branch.level.id);
+    branch.children.forEach(visit);
+  };
+  forest.forEach(visit);
+  return ids;
+}

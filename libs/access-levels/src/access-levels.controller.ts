@@ -1,0 +1,106 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseArrayPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe, Paging, UrlService, urlList } from '@dam/platform';
+import type { Response } from 'express';
+import { AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
+import { AccessLevelsService } from './access-levels.service';
+import { AccessLevelBulkWriteDto, AccessLevelWriteDto } from './dto/access-level-write.dto';
+import { countScopeOf, idsFromQuery } from './access-level-query';
+
+const bulkBody = new ParseArrayPipe({ items: AccessLevelBulkWriteDto, whitelist: true });
+
+@ApiTags('access-levels')
+@ApiBearerAuth()
+@Controller('rest/access-levels')
+export class AccessLevelsController {
+  constructor(
+    private readonly levels: AccessLevelsService,
+    private readonly mapper: AccessLevelMapper,
+    private readonly urls: UrlService,
+  ) {}
+
+  @Get()
+  list(
+    @Actor() actor: ActorUser,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string[]> {
+    const load = (paging: Paging | undefined) => this.levels.listIds(actor, paging);
+    return urlList(query, response, this.urls.rest('access-levels'), load, (id) => this.mapper.url(id));
+  }
+
+  @Post()
+  async create(
+    @Actor() actor: ActorUser,
+    @Body() body: AccessLevelWriteDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AccessLevelRepresentation> {
+    const view = await this.levels.create(actor, body);
+    response.status(201).location(this.mapper.url(view.level.id));
+    return this.mapper.toRepresentation(view);
+  }
+
+  /** Not detailed by the spec: updates several levels at once, each named by its `url`. */
+  @Put()
+  @ApiBody({ type: [AccessLevelBulkWriteDto] })
+  async updateMany(
+    @Actor() actor: ActorUser,
+    @Body(bulkBody) body: AccessLevelBulkWriteDto[],
+  ): Promise<AccessLevelRepresentation[]> {
+    const writes = body.map((input) => ({
+      id: this.urls.parseIdOrThrow(input.url, 'access-levels', 'an access level'),
+      input,
+      namedBy: input.url,
+    }));
+    const views = await this.levels.update(actor, writes);
+    return views.map((view) => this.mapper.toRepresentation(view));
+  }
+
+  /** Not detailed by the spec: deletes the levels named by `?id=` (repeated or comma-separated). */
+  @Delete()
+  @HttpCode(204)
+  async deleteMany(@Actor() actor: ActorUser, @Query() query: Record<string, unknown>): Promise<void> {
+    await this.levels.delete(actor, idsFromQuery(query, 'id'));
+  }
+
+  @Get(':id')
+  async get(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('access level')) id: number,
+    @Query('userId') userId: unknown,
+  ): Promise<AccessLevelRepresentation> {
+    return this.mapper.toRepresentation(await this.levels.get(actor, id, countScopeOf(userId)));
+  }
+
+  @Put(':id')
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('access level')) id: number,
+    @Body() input: AccessLevelWriteDto,
+  ): Promise<AccessLevelRepresentation> {
+    const [view] = await this.levels.update(actor, [{ id, input }]);
+    return this.mapper.toRepresentation(view);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async delete(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('access level')) id: number,
+  ): Promise<void> {
+    await this.levels.delete(actor, [id]);
+  }
+}

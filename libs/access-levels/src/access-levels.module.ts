@@ -1,0 +1,27 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '@dam/access';
+import { RootLinks } from '@dam/platform';
+import { AccessLevelSearchController } from './access-level-search.controller';
+import { AccessLevelMapper } from './access-level.mapper';
+import { AccessLevelReader } from './access-level.reader';
+import { AccessLevelsController } from './access-levels.controller';
+import { AccessLevelsRepository } from './access-levels.repository';
+import { AccessLevelsService } from './access-levels.service';
+import { AccessLevelEntity } from './entities/access-level.entity';
+
+/** Access levels (spec 4.1): the tree, its texts per language, images, search with counts. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AccessLevelEntity]), AccessModule],
+  controllers: [AccessLevelsController, AccessLevelSearchController],
+  providers: [AccessLevelsRepository, AccessLevelReader, AccessLevelsService, AccessLevelMapper],
+  exports: [AccessLevelsService, AccessLevelMapper],
+})
+export class AccessLevelsModule implements OnModuleInit {
+  constructor(private readonly rootLinks: RootLinks) {}
+
+  onModuleInit(): void {
+    this.rootLinks.register('accessLevelsUrl', 'access-levels');
+    this.rootLinks.register('accessLevelSearchUrl', 'access-level-search');
+  }
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { countAssetsPer, SqlFragment } from '@dam/access';
+import { FieldTexts, refuseForeignKeyViolations, TranslationsRepository } from '@dam/platform';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { LevelLink } from './access-level-tree';
+import { AccessLevelEntity } from './entities/access-level.entity';
+
+/** Entity type of access level texts in the translations table. */
+export const ACCESS_LEVEL_TRANSLATIONS = 'access-level';
+
+const TREE_CHANGED =
+  'the access levels changed meanwhile: a parent is gone, or a level gained sub-access levels or assets';
+
+/** Texts in one non-default language; undefined leaves a field alone, null removes its translation. */
+export interface LevelTranslation {
+  language: string;
+  name?: string;
+  description?: string | null;
+}
+
+/** Column changes of one level, and its texts in a non-default language. */
+export interface LevelUpdate {
+  id: number;
+  columns: Partial<AccessLevelEntity>;
+  translation?: LevelTranslation;
+}
+
+export interface LevelImage {
+  key: string;
+  filename: string;
+  contentType: string;
+}
+
+/** All TypeORM access for access levels. Multi-row writes run in one transaction. */
+@Injectable()
+export class AccessLevelsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly translations: TranslationsRepository,
+  ) {}
+
+  /** Every level: the tree is small (thousands at most) and every read needs the permission structure. */
+  findAll(): Promise<AccessLevelEntity[]> {
+    return this.dataSource.getRepository(AccessLevelEntity).find({ order: { id: 'ASC' } });
+  }
+
+  findById(id: number): Promise<AccessLevelEntity | null> {
+    return this.dataSource.getRepository(AccessLevelEntity).findOneBy({ id });
+  }
+
+  findByIds(ids: number[]): Promise<AccessLevelEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.dataSource.getRepository(AccessLevelEntity).findBy({ id: In(ids) });
+  }
+
+  /** Stored texts of the levels in one non-default language, by level id. */
+  textsIn(language: string, ids: number[]): Promise<Map<number, FieldTexts>> {
+    return this.translations.load(ACCESS_LEVEL_TRANSLATIONS, ids, language);
+  }
+
+  /** Assets directly in each level (those satisfying `visible`, when given), in one aggregate query. */
+  countAssets(visible: SqlFragment | undefined, levelIds?: number[]): Promise<Map<number, number>> {
+    const link = { table: 'asset_access_levels', column: 'access_level_id' };
+    return countAssetsPer(this.dataSource.manager, link, visible, levelIds);
+  }
+
+  /** The ids among `ids` of levels that hold at least one asset. */
+  async withAssets(ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ levelId: number | string }> = await this.dataSource
+      .createQueryBuilder()
+      .select('DISTINCT aal.access_level_id', 'levelId')
+      .from('asset_access_levels', 'aal')
+      .where('aal.access_level_id IN (:...ids)', { ids })
+      .getRawMany();
+    return new Set(rows.map((row) => Number(row.levelId)));
+  }
+
+  /** Inserts a level and, when written in another language, that language's texts too. */
+  async create(level: AccessLevelEntity, translation?: LevelTranslation): Promise<AccessLevelEntity> {
+    return refuseForeignKeyViolations(TREE_CHANGED, () =>
+      this.dataSource.transaction(async (manager) => {
+        const saved = await manager.getRepository(AccessLevelEntity).save(level);
+        if (translation !== undefined) await this.saveTranslation(manager, saved.id, translation);
+        return saved;
+      }),
+    );
+  }
+
+  /**
+   * Applies the updates together. With the tree locked (on MySQL every level row, in id order so that
+   * concurrent writers cannot deadlock), `check` sees the current links and may refuse by throwing.
+   */
+  async update(updates: LevelUpdate[], check: (links: LevelLink[]) => void): Promise<void> {
+    await refuseForeignKeyViolations(TREE_CHANGED, () =>
+      this.dataSource.transaction(async (manager) => {
+        check(await this.lockTree(manager));
+        const levels = manager.getRepository(AccessLevelEntity);
+        for (const { id, columns, translation } of updates) {
+          await levels.update({ id }, { ...columns, updatedAt: new Date() });
+          if (translation !== undefined) await this.saveTranslation(manager, id, translation);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Deletes levels (children before parents) with their texts and group permissions. A child or asset
+   * added meanwhile makes the database refuse: a 400.
+   */
+  async delete(idsInOrder: number[]): Promise<void> {
+    await refuseForeignKeyViolations(TREE_CHANGED, () =>
+      this.dataSource.transaction(async (manager) => {
+        for (const id of idsInOrder) {
+          await this.translations.deleteAll(ACCESS_LEVEL_TRANSLATIONS, id, manager);
+          await manager.query('DELETE FROM group_permissions WHERE access_level_id = ?', [id]);
+          await manager.getRepository(AccessLevelEntity).delete({ id });
+        }
+      }),
+    );
+  }
+
+  /** Points the level at a new image (or none); the replaced key, or undefined when the level is gone. */
+  async replaceImage(
+    id: number,
+    image: LevelImage | null,
+  ): Promise<{ previousKey: string | null } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const [current] = await this.lockRows(manager, 'SELECT id, image_key FROM access_levels WHERE id = ?', [
+        id,
+      ]);
+      if (current === undefined) return undefined;
+      await manager.getRepository(AccessLevelEntity).update(
+        { id },
+        {
+          imageKey: image?.key ?? null,
+          imageFilename: image?.filename ?? null,
+          imageContentType: image?.contentType ?? null,
+        },
+      );
+      return { previousKey: typeof current.image_key === 'string' ? current.image_key : null };
+    });
+  }
+
+  private async lockTree(manager: EntityManager): Promise<LevelLink[]> {
+    const rows = await this.lockRows(manager, 'SELECT id, parent_id FROM access_levels ORDER BY id', []);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      parentId: row.parent_id === null ? null : Number(row.parent_id),
+    }));
+  }
+
+  /** Reads rows locked until the transaction ends: FOR UPDATE on MySQL; SQLite has a single writer. */
+  private lockRows(
+    manager: EntityManager,
+    sql: string,
+    params: unknown[],
+  ): Promise<Array<Record<string, unknown>>> {
+    const locking = this.dataSource.options.type === 'mysql' ? `${sql} FOR UPDATE` : sql;
+    return manager.query(locking, params);
+  }
+
+  private async saveTranslation(
+    manager: EntityManager,
+    id: number,
+    translation: LevelTranslation,
+  ): Promise<void> {
+    const { language, ...fields } = translation;
+    for (const [field, text] of Object.entries(fields)) {
+      if (text === undefined) continue;
+      await this.translations.save(ACCESS_LEVEL_TRANSLATIONS, id, field, language, text, manager);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser, isPrivileged } from '@dam/access';
+import { BadRequest, Forbidden, LanguageService, NotFound, Paging, UrlService } from '@dam/platform';
+import { planChange } from './access-level-changes';
+import { AccessLevelReader, AccessLevelView, CountScope } from './access-level.reader';
+import { deepestFirst, findCycle, LevelLink } from './access-level-tree';
+import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
+import { AccessLevelWriteDto } from './dto/access-level-write.dto';
+import { AccessLevelEntity } from './entities/access-level.entity';
+
+/** One level to update and how the client named it (by id in the path, or by URL in a bulk PUT). */
+export interface LevelWrite {
+  id: number;
+  input: AccessLevelWriteDto;
+  namedBy?: string;
+}
+
+/**
+ * Rules for access levels (spec 4.1, DESIGN §5-6): anyone reads the levels where they hold `view`
+ * (others are 404, as if absent); only admins and the application user write.
+ */
+@Injectable()
+export class AccessLevelsService {
+  constructor(
+    private readonly levels: AccessLevelsRepository,
+    private readonly reader: AccessLevelReader,
+    private readonly languages: LanguageService,
+    private readonly urls: UrlService,
+  ) {}
+
+  async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
+    const ids = await this.reader.visibleIds(actor);
+    const page = paging === undefined ? ids : ids.slice(paging.offset, paging.offset + paging.pageSize);
+    return { ids: page, total: ids.length };
+  }
+
+  async get(actor: ActorUser, id: number, counts: CountScope): Promise<AccessLevelView> {
+    const view = await this.reader.one(actor, id, counts);
+    if (view === undefined) throw notFound(id);
+    return view;
+  }
+
+  /**
+   * Spec 4.1 item 9: the visible levels with their descendants, or, with `parentId`, that level (404 when
+   * absent or not visible) with the visible levels below it.
+   */
+  async search(
+    actor: ActorUser,
+    parentId: number | undefined,
+    counts: CountScope,
+  ): Promise<AccessLevelView[]> {
+    const forest = await this.reader.forest(actor, { rootId: parentId, counts });
+    if (parentId !== undefined && forest[0]?.level.id !== parentId) throw notFound(parentId);
+    return forest;
+  }
+
+  async create(actor: ActorUser, input: AccessLevelWriteDto): Promise<AccessLevelView> {
+    requirePrivileged(actor);
+    const parentId =
+      input.parent === undefined || input.parent === null ? null : await this.parentIdOrThrow(input.parent);
+    const { columns, translation } = planChange(input, undefined, parentId, this.writeLanguage());
+    const now = new Date();
+    const level = Object.assign(new AccessLevelEntity(), columns, {
+      isStatic: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const saved = await this.levels.create(level, translation);
+    return this.get(actor, saved.id, 'all');
+  }
+
+  /**
+   * Updates one or several levels together (one transaction). Only writable fields change; moving a
+   * level under itself or a level below it, also through several moves at once, is a 400.
+   */
+  async update(actor: ActorUser, writes: LevelWrite[]): Promise<AccessLevelView[]> {
+    requirePrivileged(actor);
+    const ids = writes.map((write) => write.id);
+    if (new Set(ids).size !== ids.length) throw new BadRequest('each access level may appear only once');
+    const current = new Map((await this.levels.findByIds(ids)).map((level) => [level.id, level]));
+    const language = this.writeLanguage();
+    const updates: LevelUpdate[] = [];
+    const moves = new Map<number, number | null>();
+    for (const write of writes) {
+      const level = current.get(write.id);
+      if (level === undefined) throw this.unknown(write);
+      const { parent } = write.input;
+      const parentId =
+        parent === undefined ? level.parentId : parent === null ? null : await this.parentIdOrThrow(parent);
+      if (parentId !== level.parentId) moves.set(level.id, parentId);
+      updates.push({ id: level.id, ...planChange(write.input, level, parentId, language) });
+    }
+    await this.levels.update(updates, (links) => this.checkTreeOrThrow(links, writes, moves));
+    return Promise.all(ids.map((id) => this.get(actor, id, 'all')));
+  }
+
+  /**
+   * Deletes the levels together. A static level, a level holding assets, or one with a sub-access level
+   * that is not deleted along with it, is a 400.
+   */
+  async delete(actor: ActorUser, ids: number[]): Promise<void> {
+    requirePrivileged(actor);
+    const all = await this.levels.findAll();
+    const doomed = new Set(ids);
+    const chosen = [...doomed].map((id) => all.find((level) => level.id === id) ?? throwNotFound(id));
+    for (const level of chosen) {
+      if (level.isStatic) throw new BadRequest(`access level ${level.id} is static and cannot be deleted`);
+      if (all.some((other) => other.parentId === level.id && !doomed.has(other.id))) {
+        throw new BadRequest(`access level ${level.id} has sub-access levels; delete or move them first`);
+      }
+    }
+    const [holding] = [...(await this.levels.withAssets([...doomed]))];
+    if (holding !== undefined)
+      throw new BadRequest(`access level ${holding} contains assets and cannot be deleted`);
+    await this.levels.delete(deepestFirst(chosen, all).map((level) => level.id));
+  }
+
+  /**
+   * The rule for giving levels to an asset (DESIGN §6): every id must name a level, and a level with
+   * sub-access levels is assignable only when `isAlwaysAssignable`. Otherwise a 400 naming the level.
+   */
+  async assertAssignableOrThrow(ids: number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    const found = new Map((await this.levels.findByIds(unique)).map((level) => [level.id, level]));
+    const missing = unique.find((id) => !found.has(id));
+    if (missing !== undefined) throw new BadRequest(`access level ${missing} does not exist`);
+    const all = await this.levels.findAll();
+    for (const level of found.values()) {
+      if (!level.isAlwaysAssignable && all.some((other) => other.parentId === level.id)) {
+        throw new BadRequest(
+          `access level ${level.id} has sub-access levels and is not always assignable, so assets cannot be put in it`,
+        );
+      }
+    }
+  }
+
+  private checkTreeOrThrow(
+    links: LevelLink[],
+    writes: LevelWrite[],
+    moves: Map<number, number | null>,
+  ): void {
+    const present = new Set(links.map((link) => link.id));
+    const gone = writes.find((write) => !present.has(write.id));
+    if (gone !== undefined) throw this.unknown(gone);
+    for (const parentId of moves.values()) {
+      if (parentId !== null && !present.has(parentId))
+        throw new BadRequest(`access level ${parentId} does not exist`);
+    }
+    if (findCycle(links, moves) !== undefined) {
+      throw new BadRequest(
+        'an access level cannot be moved under itself or one of its own sub-access levels',
+      );
+    }
+  }
+
+  private async parentIdOrThrow(parentUrl: string): Promise<number> {
+    const id = this.urls.parseIdOrThrow(parentUrl, 'access-levels', 'an access level');
+    if ((await this.levels.findById(id)) === null)
+      throw new BadRequest(`"${parentUrl}" names no access level`);
+    return id;
+  }
+
+  private writeLanguage(): { code: string; isDefault: boolean } {
+    const code = this.languages.writeLanguage();
+    return { code, isDefault: this.languages.isDefault(code) };
+  }
+
+  /** In a bulk PUT the level is named by a URL in the body: a bad one is the client's mistake (400). */
+  private unknown(write: LevelWrite): Error {
+    return write.namedBy === undefined
+      ? notFound(write.id)
+      : new BadRequest(`"${write.namedBy}" names no access level`);
+  }
+}
+
+function requirePrivileged(actor: ActorUser): void {
+  if (!isPrivileged(actor)) throw new Forbidden('only administrators may change access levels');
+}
+
+function notFound(id: number): NotFound {
+  return new NotFound(`access level ${id} does not exist`);
+}
+
+function throwNotFound(id: number): never {
+  throw notFound(id);
+}

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { refuseForeignKeyViolations } from '@dam/platform';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { isPermission } from '../permissions/permission';
+import { GroupPermissionRow } from '../permissions/permission-tree';
+import { GroupEntity } from '../users/entities/group.entity';
+import { GroupPermissionEntity } from './entities/group-permission.entity';
+
+/** Said when an access level named in the permissions is deleted between the check and the write. */
+const LEVEL_GONE = 'an access level named in the permissions no longer exists';
+
+/** A group with every permission it holds. */
+export interface GroupView {
+  id: number;
+  name: string;
+  permissions: GroupPermissionRow[];
+}
+
+/** All TypeORM access for groups and their permissions. Multi-row writes run in one transaction. */
+@Injectable()
+export class GroupsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async listIds(page?: { offset: number; limit: number }): Promise<{ ids: number[]; total: number }> {
+    const [rows, total] = await this.dataSource.getRepository(GroupEntity).findAndCount({
+      select: { id: true },
+      order: { id: 'ASC' },
+      skip: page?.offset,
+      take: page?.limit,
+    });
+    return { ids: rows.map((row) => row.id), total };
+  }
+
+  async findById(id: number, manager: EntityManager = this.dataSource.manager): Promise<GroupView | null> {
+    const group = await manager.getRepository(GroupEntity).findOneBy({ id });
+    if (group === null) return null;
+    const rows = await manager.getRepository(GroupPermissionEntity).find({
+      where: { groupId: id },
+      order: { accessLevelId: 'ASC' },
+    });
+    const permissions: GroupPermissionRow[] = [];
+    for (const row of rows) {
+      if (isPermission(row.permission))
+        permissions.push({ accessLevelId: row.accessLevelId, permission: row.permission });
+    }
+    return { id: group.id, name: group.name, permissions };
+  }
+
+  /** The ids among `ids` that name an access level. */
+  async existingAccessLevelIds(ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: number | string }> = await this.dataSource
+      .createQueryBuilder()
+      .select('al.id', 'id')
+      .from('access_levels', 'al')
+      .where({ id: In(ids) })
+      .getRawMany();
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  async create(name: string, permissions: GroupPermissionRow[]): Promise<GroupView> {
+    return refuseForeignKeyViolations(LEVEL_GONE, () =>
+      this.dataSource.transaction(async (manager) => {
+        const group = await manager.getRepository(GroupEntity).save({ name, createdAt: new Date() });
+        await this.insertPermissions(manager, group.id, permissions);
+        return { id: group.id, name: group.name, permissions };
+      }),
+    );
+  }
+
+  /** Changes the name and/or replaces every permission, atomically. Null when the group does not exist. */
+  async update(
+    id: number,
+    name: string | undefined,
+    permissions: GroupPermissionRow[] | undefined,
+  ): Promise<GroupView | null> {
+    return refuseForeignKeyViolations(LEVEL_GONE, () =>
+      this.dataSource.transaction(async (manager) => {
+        const groups = manager.getRepository(GroupEntity);
+        if (!(await groups.existsBy({ id }))) return null;
+        if (name !== undefined) await groups.update({ id }, { name });
+        if (permissions !== undefined) {
+          await manager.getRepository(GroupPermissionEntity).delete({ groupId: id });
+          await this.insertPermissions(manager, id, permissions);
+        }
+        return this.findById(id, manager);
+      }),
+    );
+  }
+
+  /** Removes the group; its permissions and memberships go with it (foreign keys cascade). */
+  async delete(id: number): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(GroupPermissionEntity).delete({ groupId: id });
+      await manager.query('DELETE FROM user_groups WHERE group_id = ?', [id]);
+      const result = await manager.getRepository(GroupEntity).delete({ id });
+      return (result.affected ?? 0) > 0;
+    });
+  }
+
+  private async insertPermissions(
+    manager: EntityManager,
+    groupId: number,
+    rows: GroupPermissionRow[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await manager
+      .getRepository(GroupPermissionEntity)
+      .insert(rows.map((row) => ({ groupId, accessLevelId: row.accessLevelId, permission: row.permission })));
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequest, Forbidden, NotFound, Paging, UrlService } from '@dam/platform';
+import { ActorUser, isPrivileged } from '../auth/actor';
+import { isPermission, PERMISSIONS } from '../permissions/permission';
+import { GroupPermissionRow } from '../permissions/permission-tree';
+import { AccessLevelPermissionsDto, GroupWriteDto } from './dto/group-write.dto';
+import { GroupsRepository, GroupView } from './groups.repository';
+
+/** Rules for groups (DESIGN §5): only admins and the application user read or manage them. */
+@Injectable()
+export class GroupsService {
+  constructor(
+    private readonly groups: GroupsRepository,
+    private readonly urls: UrlService,
+  ) {}
+
+  async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
+    requirePrivileged(actor);
+    return this.groups.listIds(paging && { offset: paging.offset, limit: paging.pageSize });
+  }
+
+  async get(actor: ActorUser, id: number): Promise<GroupView> {
+    requirePrivileged(actor);
+    const group = await this.groups.findById(id);
+    if (group === null) throw notFound(id);
+    return group;
+  }
+
+  async create(actor: ActorUser, input: GroupWriteDto): Promise<GroupView> {
+    requirePrivileged(actor);
+    if (input.name === undefined) throw new BadRequest('you must supply a name for the group');
+    const name = validName(input.name);
+    const permissions = await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
+    return this.groups.create(name, permissions);
+  }
+
+  /** Replaces the name and/or all permissions in one transaction; omitted fields stay as they are. */
+  async update(actor: ActorUser, id: number, input: GroupWriteDto): Promise<GroupView> {
+    requirePrivileged(actor);
+    const name = input.name === undefined ? undefined : validName(input.name);
+    const permissions =
+      input.accessLevelPermissions === undefined
+        ? undefined
+        : await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
+    const group = await this.groups.update(id, name, permissions);
+    if (group === null) throw notFound(id);
+    return group;
+  }
+
+  async delete(actor: ActorUser, id: number): Promise<void> {
+    requirePrivileged(actor);
+    if (!(await this.groups.delete(id))) throw notFound(id);
+  }
+
+  /**
+   * Rows for the permissions given per access level URL. An unknown permission name, a URL that is not
+   * an access level URL, or one naming no access level is a 400 naming it. Repeats are merged.
+   */
+  private async permissionRowsOrThrow(entries: AccessLevelPermissionsDto[]): Promise<GroupPermissionRow[]> {
+    const wanted = new Map<number, Set<string>>();
+    const urlOf = new Map<number, string>();
+    for (const entry of entries) {
+      const levelId = this.urls.parseIdOrThrow(entry.accessLevelUrl, 'access-levels', 'an access level');
+      urlOf.set(levelId, entry.accessLevelUrl);
+      const names = wanted.get(levelId) ?? new Set<string>();
+      for (const name of entry.permissions) {
+        if (!isPermission(name)) {
+          throw new BadRequest(
+            `"${name.slice(0, 100)}" is not a permission (use one of ${PERMISSIONS.join(', ')})`,
+          );
+        }
+        names.add(name);
+      }
+      wanted.set(levelId, names);
+    }
+    const existing = await this.groups.existingAccessLevelIds([...wanted.keys()]);
+    const missing = [...wanted.keys()].find((levelId) => !existing.has(levelId));
+    if (missing !== undefined)
+      throw new BadRequest(`"${urlOf.get(missing) ?? missing}" names no access level`);
+    const rows: GroupPermissionRow[] = [];
+    for (const [accessLevelId, names] of [...wanted].sort(([a], [b]) => a - b)) {
+      for (const permission of PERMISSIONS)
+        if (names.has(permission)) rows.push({ accessLevelId, permission });
+    }
+    return rows;
+  }
+}
+
+function requirePrivileged(actor: ActorUser): void {
+  if (!isPrivileged(actor)) throw new Forbidden('only administrators may read or manage groups');
+}
+
+function notFound(id: number): NotFound {
+  return new NotFound(`group ${id} does not exist`);
+}
+
+function validName(raw: string): string {
+  const name = raw.trim();
+  if (name === '') throw new BadRequest('the name of a group cannot be blank');
+  return name;
+}
