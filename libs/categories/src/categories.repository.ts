@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { SqlFragment } from '@dam/access';
 import { BadRequest, FieldTexts, isForeignKeyViolation, TranslationsRepository } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { CategoryLink } from './category-tree';
@@ -20,11 +21,6 @@ export interface CategoryChanges {
   description?: string | null;
   parentId?: number | null;
   translation?: CategoryTranslation;
-}
-
-export interface SqlCondition {
-  sql: string;
-  params: Record<string, unknown>;
 }
 
 /** All TypeORM access for categories. Multi-row writes run in one transaction. */
@@ -121,7 +117,7 @@ export class CategoriesRepository {
    * Number of assets directly in each category that satisfy `visible` (an SQL condition on the `assets`
    * alias `a`), in one aggregate query. Categories without such assets are absent from the map.
    */
-  async countAssets(visible: SqlCondition | undefined, categoryIds?: number[]): Promise<Map<number, number>> {
+  async countAssets(visible: SqlFragment | undefined, categoryIds?: number[]): Promise<Map<number, number>> {
     const query = this.dataSource
       .createQueryBuilder()
       .select('ac.category_id', 'categoryId')
