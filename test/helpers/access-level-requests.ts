@@ -1,5 +1,5 @@
 import { bearerRequests, pathOf } from './bearer-requests';
-import { TestApp, TestUser } from './test-app';
+import { TestApp, TestAppOptions, TestUser } from './test-app';
 
 export interface Created {
   id: number;
@@ -32,5 +32,29 @@ export function accessLevelRequests(app: () => TestApp) {
     async joinGroups(user: TestUser, groups: Created[]): Promise<void> {
       await http.put(pathOf(user.url), admin(), { groupIds: groups.map((group) => group.id) }).expect(200);
     },
+  };
+}
+
+/**
+ * Boots one app for the spec file (in beforeAll, closed in afterAll) and hands out accessors: `app()`,
+ * bearer `http` requests, the access level and group set-ups, and the access level collection URL.
+ */
+export function useAccessLevelsApp(options: TestAppOptions = {}) {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await TestApp.start(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const app = (): TestApp => {
+    if (started === undefined) throw new Error('the app has not started');
+    return started;
+  };
+  return {
+    app,
+    http: bearerRequests(app),
+    api: accessLevelRequests(app),
+    collectionUrl: () => `${app().baseUrl}/rest/access-levels`,
   };
 }

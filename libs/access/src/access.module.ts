@@ -29,7 +29,15 @@ import { UsersService } from './users/users.service';
 
 /** Users, OAuth clients and tokens, the authentication guard and actor resolution. */
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, GroupEntity, GroupPermissionEntity, OAuthClientEntity, OAuthTokenEntity])],
+  imports: [
+    TypeOrmModule.forFeature([
+      UserEntity,
+      GroupEntity,
+      GroupPermissionEntity,
+      OAuthClientEntity,
+      OAuthTokenEntity,
+    ]),
+  ],
   controllers: [UsersController, UserSearchController, GroupsController],
   providers: [
     PasswordHasher,
