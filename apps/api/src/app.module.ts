@@ -6,6 +6,8 @@ import { AccessLevelsModule } from '@dam/access-levels';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
+import { CheckoutModule } from '@dam/checkout';
+import { LightboxesModule } from '@dam/lightboxes';
 import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
 import { HealthController } from './health/health.controller';
 import { OAuthController } from './oauth/oauth.controller';
@@ -25,6 +27,8 @@ export class AppModule {
         AttributesModule,
         CategoriesModule,
         AssetsModule,
+        CheckoutModule,
+        LightboxesModule,
       ],
       controllers: [RootController, HealthController, OAuthController],
       providers: [

@@ -2,6 +2,7 @@ import { Foundation1732258800000 } from './1732258800000-foundation';
 import { TreesAndAssets1732262400000 } from './1732262400000-trees-and-assets';
 import { Attributes1732266000000 } from './1732266000000-attributes';
 import { AssetAttributes1732269600000 } from './1732269600000-asset-attributes';
+import { CheckoutLightboxes1732276800000 } from './1732276800000-checkout-lightboxes';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   TreesAndAssets1732262400000,
   Attributes1732266000000,
   AssetAttributes1732269600000,
+  CheckoutLightboxes1732276800000,
 ];

@@ -1,0 +1,62 @@
+import { Body, Controller, Get, Param, Post, Put, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe } from '@dam/platform';
+import type { Response } from 'express';
+import { CheckoutListItem, CheckoutMapper, CheckoutStatusRepresentation } from './checkout.mapper';
+import { CheckoutService } from './checkout.service';
+import { NamedCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto';
+
+/** One asset's checkout answers at both of its addresses (spec 4.6). */
+const ONE_CHECKOUT = ['assets/:assetId/checkout', 'checkout/:assetId'];
+
+/** Spec 4.6 and 4.9: the checkout of an asset, and the checkout base resource. */
+@ApiTags('checkout')
+@ApiBearerAuth()
+@Controller('rest')
+export class CheckoutController {
+  constructor(
+    private readonly checkout: CheckoutService,
+    private readonly mapper: CheckoutMapper,
+  ) {}
+
+  @Get(ONE_CHECKOUT)
+  async get(
+    @Actor() actor: ActorUser,
+    @Param('assetId', new IdPipe('asset')) assetId: number,
+  ): Promise<CheckoutStatusRepresentation> {
+    return this.mapper.toStatus(await this.checkout.get(actor, assetId));
+  }
+
+  @Put(ONE_CHECKOUT)
+  async update(
+    @Actor() actor: ActorUser,
+    @Param('assetId', new IdPipe('asset')) assetId: number,
+    @Body() request: UpdateCheckoutDto,
+  ): Promise<CheckoutStatusRepresentation> {
+    return this.mapper.toStatus(await this.checkout.update(actor, assetId, request.userId));
+  }
+
+  @Get('checkout')
+  async list(@Actor() actor: ActorUser): Promise<CheckoutListItem[]> {
+    return (await this.checkout.list(actor)).map((state) => this.mapper.toListItem(state));
+  }
+
+  @Post('checkout')
+  async locate(
+    @Actor() actor: ActorUser,
+    @Body() request: NamedCheckoutDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    const assetId = await this.checkout.locate(actor, request.assetId);
+    response.status(303).location(this.mapper.url(assetId));
+  }
+
+  @Put('checkout')
+  async updateNamed(
+    @Actor() actor: ActorUser,
+    @Body() request: NamedCheckoutDto,
+  ): Promise<CheckoutStatusRepresentation> {
+    return this.mapper.toStatus(await this.checkout.updateNamed(actor, request.assetId, request.userId));
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser } from '@dam/access';
+import { AssetReader, AssetRepresentation } from '@dam/assets';
+import { BadRequest, NotFound, UrlService } from '@dam/platform';
+import { LightboxContentsRepository } from './lightbox-contents.repository';
+import { LightboxesService } from './lightboxes.service';
+
+/** An asset in a lightbox, as the assets area represents it in the request's language. */
+export interface ContentView {
+  ownerId: number;
+  lightboxId: number;
+  asset: AssetRepresentation;
+}
+
+export interface ContentRef {
+  ownerId: number;
+  lightboxId: number;
+  assetId: number;
+}
+
+/**
+ * The assets in a lightbox (spec 2.8, 2.9, 4.4). What the lightbox holds is judged by its owner's
+ * eyes: only assets the owner may view can be added, and assets the owner can no longer see are left
+ * out of every answer (they come back if the owner regains sight of them).
+ */
+@Injectable()
+export class LightboxContentsService {
+  constructor(
+    private readonly lightboxes: LightboxesService,
+    private readonly contents: LightboxContentsRepository,
+    private readonly assets: AssetReader,
+    private readonly urls: UrlService,
+  ) {}
+
+  async list(actor: ActorUser, ownerId: number, lightboxId: number): Promise<ContentView[]> {
+    const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    const assetIds = await this.contents.assetIds(lightboxId, visible);
+    const assets = await Promise.all(assetIds.map((assetId) => this.representationIfExists(assetId)));
+    return assets.flatMap((asset) => (asset === undefined ? [] : [{ ownerId, lightboxId, asset }]));
+  }
+
+  /** Adds the asset named by `url`; `added` is false when it was already there (one copy is kept). */
+  async add(
+    actor: ActorUser,
+    ownerId: number,
+    lightboxId: number,
+    url: unknown,
+  ): Promise<ContentRef & { added: boolean }> {
+    const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    if (url === undefined || url === null)
+      throw new BadRequest('you must supply the url of the asset to add');
+    const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset');
+    const notViewable = new BadRequest(
+      `asset ${assetId} does not exist or the owner of the lightbox may not view it`,
+    );
+    if (!(await this.contents.isAssetVisible(assetId, visible))) throw notViewable;
+    const outcome = await this.contents.add(lightboxId, assetId);
+    if (outcome === 'missing') throw notViewable;
+    return { ownerId, lightboxId, assetId, added: outcome === 'added' };
+  }
+
+  async get(actor: ActorUser, ownerId: number, lightboxId: number, assetId: number): Promise<ContentRef> {
+    const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    if ((await this.contents.assetIds(lightboxId, visible, assetId)).length === 0) {
+      throw new NotFound(`asset ${assetId} is not in lightbox ${lightboxId}`);
+    }
+    return { ownerId, lightboxId, assetId };
+  }
+
+  async remove(actor: ActorUser, ownerId: number, lightboxId: number, assetId: number): Promise<void> {
+    await this.get(actor, ownerId, lightboxId, assetId);
+    await this.contents.remove(lightboxId, assetId);
+  }
+
+  /** An asset deleted while the list was read is simply left out. */
+  private async representationIfExists(assetId: number): Promise<AssetRepresentation | undefined> {
+    try {
+      return await this.assets.representation(assetId);
+    } catch (error) {
+      if (error instanceof NotFound) return undefined;
+      throw error;
+    }
+  }
+}

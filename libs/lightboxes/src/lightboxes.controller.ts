@@ -1,0 +1,77 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe } from '@dam/platform';
+import type { Response } from 'express';
+import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
+import { LightboxWriteDto } from './dto/lightbox.dto';
+import { LightboxListItem, LightboxMapper, LightboxRepresentation } from './lightbox.mapper';
+import { LightboxesService } from './lightboxes.service';
+
+/** Spec 4.4 1-4: a user's lightboxes. */
+@ApiTags('lightboxes')
+@ApiBearerAuth()
+@Controller('rest/users/:ownerId/lightboxes')
+export class LightboxesController {
+  constructor(
+    private readonly lightboxes: LightboxesService,
+    private readonly mapper: LightboxMapper,
+  ) {}
+
+  @Get()
+  async list(
+    @Actor() actor: ActorUser,
+    @Param('ownerId', new IdPipe('user')) ownerId: number,
+  ): Promise<LightboxListItem[]> {
+    return (await this.lightboxes.list(actor, ownerId)).map((view) => this.mapper.toListItem(view));
+  }
+
+  @Post()
+  async create(
+    @Actor() actor: ActorUser,
+    @Param('ownerId', new IdPipe('user')) ownerId: number,
+    @Body() request: LightboxWriteDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<LightboxRepresentation> {
+    const view = await this.lightboxes.create(actor, ownerId, request);
+    response.status(201).location(this.mapper.instanceUrl(view.lightbox.userId, view.lightbox.id));
+    return this.mapper.toRepresentation(view);
+  }
+
+  @Get(':lightboxId')
+  async get(@Actor() actor: ActorUser, @AtLightbox() at: LightboxPath): Promise<LightboxRepresentation> {
+    return this.mapper.toRepresentation(await this.lightboxes.get(actor, at.ownerId, at.lightboxId));
+  }
+
+  /** Spec 4.9: POST on the instance changes its name and/or description. */
+  @Post(':lightboxId')
+  @HttpCode(200)
+  async update(
+    @Actor() actor: ActorUser,
+    @AtLightbox() at: LightboxPath,
+    @Body() request: LightboxWriteDto,
+  ): Promise<LightboxRepresentation> {
+    return this.mapper.toRepresentation(
+      await this.lightboxes.update(actor, at.ownerId, at.lightboxId, request),
+    );
+  }
+
+  @Delete(':lightboxId')
+  @HttpCode(204)
+  async delete(@Actor() actor: ActorUser, @AtLightbox() at: LightboxPath): Promise<void> {
+    await this.lightboxes.delete(actor, at.ownerId, at.lightboxId);
+  }
+}
+
+/** The root's `lightboxesUrl`: the lightboxes of whoever the request acts as. */
+@ApiTags('lightboxes')
+@ApiBearerAuth()
+@Controller('rest/lightboxes')
+export class OwnLightboxesController {
+  constructor(private readonly mapper: LightboxMapper) {}
+
+  @Get()
+  redirect(@Actor() actor: ActorUser, @Res({ passthrough: true }) response: Response): void {
+    response.status(303).location(this.mapper.listUrl(actor.id));
+  }
+}

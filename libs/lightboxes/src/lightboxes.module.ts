@@ -1,0 +1,34 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessModule } from '@dam/access';
+import { AssetsModule } from '@dam/assets';
+import { RootLinks } from '@dam/platform';
+import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
+import { LightboxEntity } from './entities/lightbox.entity';
+import { LightboxContentsController } from './lightbox-contents.controller';
+import { LightboxContentsRepository } from './lightbox-contents.repository';
+import { LightboxContentsService } from './lightbox-contents.service';
+import { LightboxMapper } from './lightbox.mapper';
+import { LightboxesController, OwnLightboxesController } from './lightboxes.controller';
+import { LightboxesRepository } from './lightboxes.repository';
+import { LightboxesService } from './lightboxes.service';
+
+/** Users' lightboxes and the assets in them (spec 4.4). */
+@Module({
+  imports: [TypeOrmModule.forFeature([LightboxEntity, LightboxAssetEntity]), AccessModule, AssetsModule],
+  controllers: [LightboxesController, OwnLightboxesController, LightboxContentsController],
+  providers: [
+    LightboxesRepository,
+    LightboxesService,
+    LightboxContentsRepository,
+    LightboxContentsService,
+    LightboxMapper,
+  ],
+})
+export class LightboxesModule implements OnModuleInit {
+  constructor(private readonly rootLinks: RootLinks) {}
+
+  onModuleInit(): void {
+    this.rootLinks.register('lightboxesUrl', 'lightboxes');
+  }
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ActorUser,
+  assetVisibilityCondition,
+  isPrivileged,
+  PermissionsService,
+  SqlFragment,
+  toActor,
+  UsersRepository,
+} from '@dam/access';
+import { BadRequest, NotFound } from '@dam/platform';
+import { LightboxWriteDto } from './dto/lightbox.dto';
+import { LightboxEntity } from './entities/lightbox.entity';
+import { lightboxDescription, lightboxName, lightboxNameKey, LightboxNameMissing } from './lightbox-name';
+import { LightboxesRepository } from './lightboxes.repository';
+
+/** A lightbox with the number of its assets its owner can still see. */
+export interface LightboxView {
+  lightbox: LightboxEntity;
+  size: number;
+}
+
+/** A lightbox the actor may reach, with its owner's visibility rule for the assets in it. */
+export interface OwnedLightbox {
+  lightbox: LightboxEntity;
+  owner: ActorUser;
+  /** Undefined when the owner sees every asset. */
+  visible: SqlFragment | undefined;
+}
+
+/**
+ * Lightboxes (spec 4.4): each belongs to its user, who alone reaches it; admins and the application
+ * user reach everyone's. Anyone else's are 404, as if they did not exist (DESIGN §6).
+ */
+@Injectable()
+export class LightboxesService {
+  constructor(
+    private readonly lightboxes: LightboxesRepository,
+    private readonly users: UsersRepository,
+    private readonly permissions: PermissionsService,
+  ) {}
+
+  async list(actor: ActorUser, ownerId: number): Promise<LightboxView[]> {
+    const owner = await this.ownerOrThrow(actor, ownerId);
+    return this.withSizes(owner, await this.lightboxes.listOf(owner.id));
+  }
+
+  async create(actor: ActorUser, ownerId: number, request: LightboxWriteDto): Promise<LightboxView> {
+    const owner = await this.ownerOrThrow(actor, ownerId);
+    const name = lightboxName(request.name, () => new LightboxNameMissing());
+    const now = new Date();
+    const lightbox = Object.assign(new LightboxEntity(), {
+      userId: owner.id,
+      name,
+      nameKey: lightboxNameKey(name),
+      description: lightboxDescription(request.description),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { lightbox: await this.lightboxes.save(lightbox), size: 0 };
+  }
+
+  async get(actor: ActorUser, ownerId: number, lightboxId: number): Promise<LightboxView> {
+    const owned = await this.ownedOrThrow(actor, ownerId, lightboxId);
+    return (await this.withSizes(owned.owner, [owned.lightbox]))[0] ?? { lightbox: owned.lightbox, size: 0 };
+  }
+
+  /** Changes the name and/or the description; fields left out stay as they are. */
+  async update(
+    actor: ActorUser,
+    ownerId: number,
+    lightboxId: number,
+    request: LightboxWriteDto,
+  ): Promise<LightboxView> {
+    const { lightbox } = await this.ownedOrThrow(actor, ownerId, lightboxId);
+    if (request.name !== undefined) {
+      lightbox.name = lightboxName(request.name, () => new BadRequest('a lightbox name cannot be blank'));
+      lightbox.nameKey = lightboxNameKey(lightbox.name);
+    }
+    if (request.description !== undefined) lightbox.description = lightboxDescription(request.description);
+    lightbox.updatedAt = new Date();
+    await this.lightboxes.save(lightbox);
+    return this.get(actor, ownerId, lightboxId);
+  }
+
+  async delete(actor: ActorUser, ownerId: number, lightboxId: number): Promise<void> {
+    const { lightbox } = await this.ownedOrThrow(actor, ownerId, lightboxId);
+    await this.lightboxes.delete(lightbox.id);
+  }
+
+  async ownedOrThrow(actor: ActorUser, ownerId: number, lightboxId: number): Promise<OwnedLightbox> {
+    const owner = await this.ownerOrThrow(actor, ownerId);
+    const lightbox = await this.lightboxes.findOwned(owner.id, lightboxId);
+    if (lightbox === null) throw new NotFound(`lightbox ${lightboxId} does not exist`);
+    return { lightbox, owner, visible: await this.visibleTo(owner) };
+  }
+
+  private async ownerOrThrow(actor: ActorUser, ownerId: number): Promise<ActorUser> {
+    if (ownerId === actor.id) return actor;
+    if (!isPrivileged(actor)) throw new NotFound(`user ${ownerId} has no lightboxes you may see`);
+    const owner = await this.users.findById(ownerId);
+    if (owner === null) throw new NotFound(`user ${ownerId} does not exist`);
+    return toActor(owner);
+  }
+
+  private async withSizes(owner: ActorUser, lightboxes: LightboxEntity[]): Promise<LightboxView[]> {
+    const sizes = await this.lightboxes.sizes(
+      lightboxes.map((lightbox) => lightbox.id),
+      await this.visibleTo(owner),
+    );
+    return lightboxes.map((lightbox) => ({ lightbox, size: sizes.get(lightbox.id) ?? 0 }));
+  }
+
+  private async visibleTo(owner: ActorUser): Promise<SqlFragment | undefined> {
+    return assetVisibilityCondition(owner, await this.permissions.grantsFor(owner), 'a');
+  }
+}
