@@ -294,6 +294,9 @@ describe('checkout', () => {
       const ids = all.body.map((item: { assetId: number }) => item.assetId);
       expect(ids).toEqual(expect.arrayContaining([mine, theirs]));
       expect((await get('/rest/checkout', viewer.token).expect(200)).body).toEqual([]);
+      const page = await get('/rest/checkout?page=0&pageSize=1', admin.token).expect(200);
+      expect(page.body).toHaveLength(1);
+      expect(page.headers['x-total-count']).toBe(String(all.body.length));
       await t.http
         .get('/rest/checkout')
         .query({ userId: editor.id })

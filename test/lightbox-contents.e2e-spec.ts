@@ -140,6 +140,17 @@ describe('lightbox contents', () => {
       expect(ownItem.url).toBe(assetUrl(own));
     });
 
+    it('pages with page/pageSize', async () => {
+      const contents = await newLightbox(alice);
+      const assetIds = [await newAsset(), await newAsset(), await newAsset()];
+      for (const assetId of assetIds)
+        await post(contents, alice.token, { url: assetUrl(assetId) }).expect(201);
+      const page = await get(`${contents}?page=0&pageSize=2`, alice.token).expect(200);
+      expect(page.body.map((item: { url: string }) => item.url)).toEqual(assetIds.slice(0, 2).map(assetUrl));
+      expect(page.headers['x-total-count']).toBe('3');
+      expect((await get(`${contents}?page=5&pageSize=2`, alice.token).expect(200)).body).toEqual([]);
+    });
+
     it('shows attribute values set on the asset', async () => {
       const contents = await newLightbox(alice);
       const assetId = await newAsset();

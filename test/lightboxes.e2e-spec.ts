@@ -155,6 +155,16 @@ describe('lightboxes', () => {
       ]);
     });
 
+    it('pages with page/pageSize: X-Total-Count and Link, the array shape kept; bad values are 400', async () => {
+      const frank = await t.createUser();
+      for (const name of ['A', 'B', 'C']) await create(frank, { name });
+      const page = await get(`${listPath(frank)}?page=1&pageSize=2`, frank.token).expect(200);
+      expect(page.body.map((lightbox: { name: string }) => lightbox.name)).toEqual(['C']);
+      expect(page.headers['x-total-count']).toBe('3');
+      expect(page.headers.link).toContain('rel="first"');
+      await get(`${listPath(frank)}?pageSize=0`, frank.token).expect(400);
+    });
+
     it('counts in size only the assets the owner can still see', async () => {
       const grants = new Grants(t);
       const [defaultLevel, secretLevel] = [await grants.topLevel('Default'), await grants.topLevel('Secret')];

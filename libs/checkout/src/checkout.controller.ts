@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, Post, Put, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, PagingQuery, readPaging, UrlService, writePagingHeaders } from '@dam/platform';
 import type { Response } from 'express';
 import { CheckoutListItem, CheckoutMapper, CheckoutStatusRepresentation } from './checkout.mapper';
 import { CheckoutService } from './checkout.service';
@@ -18,6 +18,7 @@ export class CheckoutController {
   constructor(
     private readonly checkout: CheckoutService,
     private readonly mapper: CheckoutMapper,
+    private readonly urls: UrlService,
   ) {}
 
   @Get(ONE_CHECKOUT)
@@ -38,8 +39,15 @@ export class CheckoutController {
   }
 
   @Get('checkout')
-  async list(@Actor() actor: ActorUser): Promise<CheckoutListItem[]> {
-    return (await this.checkout.list(actor)).map((state) => this.mapper.toListItem(state));
+  async list(
+    @Actor() actor: ActorUser,
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CheckoutListItem[]> {
+    const paging = readPaging(query, 100, 1000);
+    const { states, total } = await this.checkout.list(actor, paging);
+    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('checkout'), paging, total);
+    return states.map((state) => this.mapper.toListItem(state));
   }
 
   @Post('checkout')

@@ -7,7 +7,15 @@ import {
   isPrivileged,
   PermissionsService,
 } from '@dam/access';
-import { BadRequest, Conflict, DomainError, Forbidden, NotFound, parseOptionalId } from '@dam/platform';
+import {
+  BadRequest,
+  Conflict,
+  DomainError,
+  Forbidden,
+  NotFound,
+  Paging,
+  parseOptionalId,
+} from '@dam/platform';
 import { CheckoutAsset, CheckoutRepository } from './checkout.repository';
 
 export const CHECKED_OUT_TO_ANOTHER_USER = 'the asset is checked out to another user';
@@ -69,14 +77,18 @@ export class CheckoutService {
     return this.update(actor, requiredAssetId(rawAssetId), rawUserId, notNamed);
   }
 
-  /** The actor's checkouts; admins and the application user see every checkout. */
-  async list(actor: ActorUser): Promise<CheckoutState[]> {
+  /** The actor's checkouts, oldest first; admins and the application user see every checkout. */
+  async list(actor: ActorUser, paging?: Paging): Promise<{ states: CheckoutState[]; total: number }> {
     const grants = await this.permissions.grantsFor(actor);
     const rows = await this.checkouts.list(
       isPrivileged(actor) ? undefined : actor.id,
       assetVisibilityCondition(actor, grants, 'a'),
     );
-    return rows.map((row) => ({ assetId: row.assetId, holderId: row.userId }));
+    const page = paging === undefined ? rows : rows.slice(paging.offset, paging.offset + paging.pageSize);
+    return {
+      states: page.map((row) => ({ assetId: row.assetId, holderId: row.userId })),
+      total: rows.length,
+    };
   }
 
   /**

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, PagingQuery, readPaging, writePagingHeaders } from '@dam/platform';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { AddLightboxContentDto } from './dto/lightbox.dto';
@@ -19,10 +19,16 @@ export class LightboxContentsController {
   ) {}
 
   @Get()
-  async list(@Actor() actor: ActorUser, @AtLightbox() at: LightboxPath): Promise<LightboxContentItem[]> {
-    return (await this.contents.list(actor, at.ownerId, at.lightboxId)).map((view) =>
-      this.mapper.toContentItem(view),
-    );
+  async list(
+    @Actor() actor: ActorUser,
+    @AtLightbox() at: LightboxPath,
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<LightboxContentItem[]> {
+    const paging = readPaging(query, 100, 1000);
+    const { views, total } = await this.contents.list(actor, at.ownerId, at.lightboxId, paging);
+    if (paging !== undefined) writePagingHeaders(response, this.mapper.contentsUrl(at), paging, total);
+    return views.map((view) => this.mapper.toContentItem(view));
   }
 
   /** 201 when added; 200 with the same Location when the asset was already there. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, AssetRepresentation } from '@dam/assets';
-import { BadRequest, NotFound, UrlService } from '@dam/platform';
+import { BadRequest, NotFound, Paging, UrlService } from '@dam/platform';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxesService } from './lightboxes.service';
 
@@ -32,11 +32,19 @@ export class LightboxContentsService {
     private readonly urls: UrlService,
   ) {}
 
-  async list(actor: ActorUser, ownerId: number, lightboxId: number): Promise<ContentView[]> {
+  /** In the order they were added; one page of them when `paging` is given. */
+  async list(
+    actor: ActorUser,
+    ownerId: number,
+    lightboxId: number,
+    paging?: Paging,
+  ): Promise<{ views: ContentView[]; total: number }> {
     const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
-    const assetIds = await this.contents.assetIds(lightboxId, visible);
-    const assets = await Promise.all(assetIds.map((assetId) => this.representationIfExists(assetId)));
-    return assets.flatMap((asset) => (asset === undefined ? [] : [{ ownerId, lightboxId, asset }]));
+    const all = await this.contents.assetIds(lightboxId, visible);
+    const page = paging === undefined ? all : all.slice(paging.offset, paging.offset + paging.pageSize);
+    const assets = await Promise.all(page.map((assetId) => this.representationIfExists(assetId)));
+    const views = assets.flatMap((asset) => (asset === undefined ? [] : [{ ownerId, lightboxId, asset }]));
+    return { views, total: all.length };
   }
 
   /** Adds the asset named by `url`; `added` is false when it was already there (one copy is kept). */

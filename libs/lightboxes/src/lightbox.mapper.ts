@@ -48,6 +48,10 @@ export class LightboxMapper {
     return this.urls.rest('users', ownerId, 'lightboxes', lightboxId);
   }
 
+  contentsUrl(at: { ownerId: number; lightboxId: number }): string {
+    return this.urls.rest('users', at.ownerId, 'lightboxes', at.lightboxId, 'contents');
+  }
+
   contentUrl(ref: ContentRef): string {
     return this.urls.rest('users', ref.ownerId, 'lightboxes', ref.lightboxId, 'contents', ref.assetId);
   }
@@ -58,7 +62,7 @@ export class LightboxMapper {
       name: lightbox.name,
       description: lightbox.description ?? '',
       size,
-      lightboxContentsUrl: this.urls.rest('users', lightbox.userId, 'lightboxes', lightbox.id, 'contents'),
+      lightboxContentsUrl: this.contentsUrl({ ownerId: lightbox.userId, lightboxId: lightbox.id }),
       // Public lightbox links are not offered by this service.
       lightboxPublicUrl: null,
     };

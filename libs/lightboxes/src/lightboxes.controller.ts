@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, PagingQuery, readPaging, writePagingHeaders } from '@dam/platform';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { LightboxWriteDto } from './dto/lightbox.dto';
@@ -22,8 +22,13 @@ export class LightboxesController {
   async list(
     @Actor() actor: ActorUser,
     @Param('ownerId', new IdPipe('user')) ownerId: number,
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<LightboxListItem[]> {
-    return (await this.lightboxes.list(actor, ownerId)).map((view) => this.mapper.toListItem(view));
+    const paging = readPaging(query, 100, 1000);
+    const { views, total } = await this.lightboxes.list(actor, ownerId, paging);
+    if (paging !== undefined) writePagingHeaders(response, this.mapper.listUrl(ownerId), paging, total);
+    return views.map((view) => this.mapper.toListItem(view));
   }
 
   @Post()

@@ -8,7 +8,7 @@ import {
   toActor,
   UsersRepository,
 } from '@dam/access';
-import { BadRequest, NotFound } from '@dam/platform';
+import { BadRequest, NotFound, Paging } from '@dam/platform';
 import { LightboxWriteDto } from './dto/lightbox.dto';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { lightboxDescription, lightboxName, lightboxNameKey, LightboxNameMissing } from './lightbox-name';
@@ -40,9 +40,16 @@ export class LightboxesService {
     private readonly permissions: PermissionsService,
   ) {}
 
-  async list(actor: ActorUser, ownerId: number): Promise<LightboxView[]> {
+  /** In creation order; one page of them when `paging` is given. */
+  async list(
+    actor: ActorUser,
+    ownerId: number,
+    paging?: Paging,
+  ): Promise<{ views: LightboxView[]; total: number }> {
     const owner = await this.ownerOrThrow(actor, ownerId);
-    return this.withSizes(owner, await this.lightboxes.listOf(owner.id));
+    const all = await this.lightboxes.listOf(owner.id);
+    const page = paging === undefined ? all : all.slice(paging.offset, paging.offset + paging.pageSize);
+    return { views: await this.withSizes(owner, page), total: all.length };
   }
 
   async create(actor: ActorUser, ownerId: number, request: LightboxWriteDto): Promise<LightboxView> {
