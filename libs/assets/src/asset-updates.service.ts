@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
+import { CheckoutService } from '@dam/checkout';
 import { BadRequest, Forbidden, LanguageService } from '@dam/platform';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetChanges, isEmpty } from './asset-changes';
@@ -22,12 +23,14 @@ export class AssetUpdatesService {
     private readonly reader: AssetReader,
     private readonly builder: AssetChangesBuilder,
     private readonly languages: LanguageService,
+    private readonly checkouts: CheckoutService,
   ) {}
 
   async update(actor: ActorUser, id: number, body: unknown): Promise<AssetRepresentation> {
     const request = readUpdateAssetRequest(body);
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const { asset } = placed;
+    await this.checkouts.assertEditableBy(actor, id);
     if (request.submitted === false && asset.submitted) {
       throw new BadRequest('an asset that has been submitted cannot be unsubmitted');
     }

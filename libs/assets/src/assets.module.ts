@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
 import { AttributesModule } from '@dam/attributes';
+import { CheckoutModule } from '@dam/checkout';
 import { RootLinks } from '@dam/platform';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetChangesBuilder } from './asset-changes.builder';
@@ -28,6 +29,7 @@ import { PendingApprovalsController } from './pending-approvals.controller';
   imports: [
     AccessModule,
     AttributesModule,
+    CheckoutModule,
     TypeOrmModule.forFeature([
       AssetEntity,
       AssetAccessLevelEntity,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActorService, ActorUser, PermissionsService } from '@dam/access';
+import { CheckoutService } from '@dam/checkout';
 import { AppConfig, BadRequest, Forbidden } from '@dam/platform';
 import { uploadOutcome } from './asset-permissions';
 import { AssetReader } from './asset-reader.service';
@@ -18,6 +19,7 @@ export class AssetsService {
     private readonly permissions: PermissionsService,
     private readonly actors: ActorService,
     private readonly config: AppConfig,
+    private readonly checkouts: CheckoutService,
   ) {}
 
   /**
@@ -62,6 +64,7 @@ export class AssetsService {
     if (!grants.onEvery(placed.accessLevelIds, 'delete')) {
       throw new Forbidden('you need delete permission on every access level of the asset');
     }
+    await this.checkouts.assertEditableBy(actor, id);
     await this.assets.delete(id);
   }
 }
