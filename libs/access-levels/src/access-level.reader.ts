@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser, assetVisibilityCondition, isPrivileged, PermissionsService } from '@dam/access';
+import { ActorUser, isPrivileged, PermissionsService } from '@dam/access';
 import { LanguageService } from '@dam/platform';
 import { LevelBranch, visibleForest } from './access-level-tree';
 import { AccessLevelsRepository } from './access-levels.repository';
@@ -56,10 +56,9 @@ export class AccessLevelReader {
       this.languages.isDefault(language) ? undefined : this.levels.textsIn(language, ids),
       options.counts === 'none'
         ? undefined
-        : this.levels.countAssets(
-            options.counts === 'visible' ? assetVisibilityCondition(actor, grants, 'a') : undefined,
-            ids,
-          ),
+        : options.counts === 'visible'
+          ? this.levels.countVisibleAssets(actor, grants, ids)
+          : this.levels.countAssets(ids.length === levels.length ? undefined : ids),
     ]);
     const view = (branch: LevelBranch<AccessLevelEntity>): AccessLevelView => {
       const translated = texts?.get(branch.level.id);

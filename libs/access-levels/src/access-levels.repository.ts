@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { countAssetsPer, SqlFragment } from '@dam/access';
+import { AccessGrants, ActorUser, countAssetsPer, countVisibleAssetsPerLevel } from '@dam/access';
 import { FieldTexts, refuseForeignKeyViolations, TranslationsRepository } from '@dam/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { LevelLink } from './access-level-tree';
@@ -59,10 +59,19 @@ export class AccessLevelsRepository {
     return this.translations.load(ACCESS_LEVEL_TRANSLATIONS, ids, language);
   }
 
-  /** Assets directly in each level (those satisfying `visible`, when given), in one aggregate query. */
-  countAssets(visible: SqlFragment | undefined, levelIds?: number[]): Promise<Map<number, number>> {
+  /** Assets directly in each level (all of them; only `levelIds` when given), in one aggregate query. */
+  countAssets(levelIds?: number[]): Promise<Map<number, number>> {
     const link = { table: 'asset_access_levels', column: 'access_level_id' };
-    return countAssetsPer(this.dataSource.manager, link, visible, levelIds);
+    return countAssetsPer(this.dataSource.manager, link, undefined, levelIds);
+  }
+
+  /** Assets directly in each of the levels that the actor may see (DESIGN §5), in one aggregate query. */
+  countVisibleAssets(
+    actor: ActorUser,
+    grants: AccessGrants,
+    levelIds: number[],
+  ): Promise<Map<number, number>> {
+    return countVisibleAssetsPerLevel(this.dataSource.manager, actor, grants, levelIds);
   }
 
   /** The ids among `ids` of levels that hold at least one asset. */
