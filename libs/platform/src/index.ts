@@ -17,3 +17,8 @@ export * from './storage/object-storage.port';
 export * from './i18n/language.service';
 export * from './i18n/translations.repository';
 export * from './jobs/lease.service';
+export * from './storage/content-disposition';
+export * from './storage/fs.storage';
+export * from './storage/minio.storage';
+export * from './storage/object-key';
+export * from './storage/url-signer';
