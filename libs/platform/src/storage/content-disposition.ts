@@ -7,21 +7,21 @@ const MAX_NAME_LENGTH = 200;
  * characters. Returns `download` when nothing is left.
  */
 export function safeFilename(name: string): string {
-  const cleaned = name
-    .normalize('NFC')
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}"\\/]/gu, '')
-    .replace(/\s+/gu, ' ')
-    .replace(/^[\s.]+|[\s.]+$/gu, '');
-  const limited = [...cleaned].slice(0, MAX_NAME_LENGTH).join('').trim();
+  const limited = [...strip(name.normalize('NFC'))].slice(0, MAX_NAME_LENGTH).join('').trim();
   return limited === '' ? FALLBACK_NAME : limited;
 }
 
-/** An ISO-8859-1-free, `%`-free approximation for clients that ignore `filename*`. */
+function strip(name: string): string {
+  return name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}"\\/]/gu, '')
+    .replace(/\s+/gu, ' ')
+    .replace(/^[\s.]+|[\s.]+$/gu, '');
+}
+
+/** An ASCII-only, `%`-free approximation for clients that ignore `filename*`. */
 function asciiFallback(name: string): string {
-  const ascii = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^\x20-\x7e]|%/g, '_');
+  // Compatibility decomposition can produce new quotes, slashes or dots (＂ ／ ․): strip again after it.
+  const ascii = strip(name.normalize('NFKD').replace(/\p{M}/gu, '')).replace(/[^\x20-\x7e]|%/g, '_');
   return ascii.trim() === '' ? FALLBACK_NAME : ascii;
 }
 

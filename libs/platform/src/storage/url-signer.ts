@@ -56,8 +56,9 @@ export class UrlSigner implements OnModuleInit {
     const given = parsed.searchParams.getAll('key');
     const timestamps = parsed.searchParams.getAll('timestamp');
     if (given.length !== 1 || timestamps.length !== 1 || !TIMESTAMP.test(timestamps[0])) return 'invalid';
-    const expected = Buffer.from(this.macOrUndefined(method, parsed) ?? '', 'base64url');
-    const actual = Buffer.from(given[0], 'base64url');
+    // Compared as text, not decoded: base64 decoding ignores stray characters, so variants would pass.
+    const expected = Buffer.from(this.macOrUndefined(method, parsed) ?? '', 'utf8');
+    const actual = Buffer.from(given[0], 'utf8');
     if (expected.length === 0 || actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
       return 'invalid';
     }
