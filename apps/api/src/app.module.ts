@@ -9,6 +9,8 @@ import { CategoriesModule } from '@dam/categories';
 import { CheckoutModule } from '@dam/checkout';
 import { LightboxesModule } from '@dam/lightboxes';
 import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
+import { PublishingModule } from '@dam/publishing';
+import { SearchModule } from '@dam/search';
 import { HealthController } from './health/health.controller';
 import { OAuthController } from './oauth/oauth.controller';
 import { RootController } from './root/root.controller';
@@ -29,6 +31,8 @@ export class AppModule {
         AssetsModule,
         CheckoutModule,
         LightboxesModule,
+        SearchModule,
+        PublishingModule,
       ],
       controllers: [RootController, HealthController, OAuthController],
       providers: [

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Conflict, isForeignKeyViolation } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
+import { reindexAssetAttributes } from './asset-search-index';
 import { AssetCondition } from './assets.repository';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
 import {
@@ -111,6 +112,7 @@ export class AssetWritesRepository {
       if (change.value === null) await values.delete(key);
       else await values.upsert({ ...key, value: change.value }, ['assetId', 'attributeId', 'language']);
     }
+    await reindexAssetAttributes(manager, assetId, changes.values.map((change) => change.attributeId));
     if (changes.accessLevelIds !== undefined) {
       const repository = manager.getRepository(AssetAccessLevelEntity);
       await repository.delete({ assetId });

@@ -9,3 +9,4 @@ export * from './entities/asset.entity';
 export * from './entities/asset-attribute-value.entity';
 export * from './entities/asset-links.entity';
 export * from './entities/asset-pending-edit.entity';
+export * from './asset-search-index';

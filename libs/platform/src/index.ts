@@ -22,3 +22,4 @@ export * from './storage/fs.storage';
 export * from './storage/minio.storage';
 export * from './storage/object-key';
 export * from './storage/url-signer';
+export * from './text/search-tokens';

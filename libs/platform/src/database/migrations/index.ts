@@ -3,6 +3,8 @@ import { TreesAndAssets1732262400000 } from './1732262400000-trees-and-assets';
 import { Attributes1732266000000 } from './1732266000000-attributes';
 import { AssetAttributes1732269600000 } from './1732269600000-asset-attributes';
 import { CheckoutLightboxes1732276800000 } from './1732276800000-checkout-lightboxes';
+import { SearchIndex1732280400000 } from './1732280400000-search-index';
+import { PublishingActions1732284000000 } from './1732284000000-publishing-actions';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -11,4 +13,6 @@ export const MIGRATIONS = [
   Attributes1732266000000,
   AssetAttributes1732269600000,
   CheckoutLightboxes1732276800000,
+  SearchIndex1732280400000,
+  PublishingActions1732284000000,
 ];

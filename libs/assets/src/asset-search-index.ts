@@ -1,0 +1,54 @@
+import { tokenRows } from '@dam/platform';
+import { EntityManager } from 'typeorm';
+
+const INSERT_BATCH = 500;
+
+/**
+ * Keeps the search index (`asset_search_tokens`, read by @dam/search) in step with an asset's attribute
+ * values. Called inside the transaction that wrote the values, so a search never sees a value without
+ * its tokens or the other way round. Deleting an asset drops its tokens by foreign-key cascade.
+ */
+export async function reindexAssetAttributes(
+  manager: EntityManager,
+  assetId: number,
+  attributeIds: readonly number[],
+): Promise<void> {
+  const ids = [...new Set(attributeIds)];
+  if (ids.length === 0) return;
+  await manager
+    .createQueryBuilder()
+    .delete()
+    .from('asset_search_tokens')
+    .where('asset_id = :assetId AND attribute_id IN (:...ids)', { assetId, ids })
+    .execute();
+  const values: Array<{ attributeId: number | string; typeId: number | string; value: string }> =
+    await manager
+      .createQueryBuilder()
+      .select('v.attribute_id', 'attributeId')
+      .addSelect('at.type_id', 'typeId')
+      .addSelect('v.value', 'value')
+      .from('asset_attribute_values', 'v')
+      .innerJoin('attributes', 'at', 'at.id = v.attribute_id')
+      .where('v.asset_id = :assetId AND v.attribute_id IN (:...ids)', { assetId, ids })
+      .getRawMany();
+  const rows = tokenRows(
+    values.map((row) => ({
+      assetId,
+      attributeId: Number(row.attributeId),
+      typeId: Number(row.typeId),
+      value: row.value,
+    })),
+  );
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into('asset_search_tokens', ['token', 'asset_id', 'attribute_id'])
+      .values(
+        rows
+          .slice(start, start + INSERT_BATCH)
+          .map(([token, asset, attributeId]) => ({ token, asset_id: asset, attribute_id: attributeId })),
+      )
+      .execute();
+  }
+}

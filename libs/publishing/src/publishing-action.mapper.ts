@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { UrlService } from '@dam/platform';
+import { PublishingActionRow, PublishingEvent } from './publishing-actions.repository';
+
+/** `{name, logUrl}` of issue 7, plus `url`, `id` and the stored `criteria` query string. */
+export interface PublishingActionRepresentation {
+  url: string;
+  id: number;
+  name: string;
+  criteria: string;
+  logUrl: string;
+}
+
+export interface PublishingLogRepresentation {
+  events: Array<{ assetId: number; type: PublishingEvent['type'] }>;
+  nextStartSequence: number;
+}
+
+@Injectable()
+export class PublishingActionMapper {
+  constructor(private readonly urls: UrlService) {}
+
+  url(id: number): string {
+    return this.urls.rest('publishing-actions', id);
+  }
+
+  toRepresentation(action: PublishingActionRow): PublishingActionRepresentation {
+    return {
+      url: this.url(action.id),
+      id: action.id,
+      name: action.name,
+      criteria: action.criteria,
+      logUrl: this.urls.rest('publishing-actions', action.id, 'log'),
+    };
+  }
+
+  toLog(events: PublishingEvent[], nextStartSequence: number): PublishingLogRepresentation {
+    return { events: events.map(({ assetId, type }) => ({ assetId, type })), nextStartSequence };
+  }
+}

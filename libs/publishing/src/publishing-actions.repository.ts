@@ -1,0 +1,211 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AssetSearchRepository, SearchSql } from '@dam/search';
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface PublishingActionRow {
+  id: number;
+  name: string;
+  criteria: string;
+}
+
+export type PublishingEventType = 'PUBLISH' | 'UNPUBLISH';
+
+export interface PublishingEvent {
+  sequence: number;
+  assetId: number;
+  type: PublishingEventType;
+}
+
+type Id = number | string;
+const BATCH = 500;
+
+/** All TypeORM access of publishing actions, their last result sets and their logs. */
+@Injectable()
+export class PublishingActionsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly search: AssetSearchRepository,
+  ) {}
+
+  async create(name: string, criteria: string): Promise<number> {
+    const now = new Date();
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into('publishing_actions', ['name', 'criteria', 'next_sequence', 'created_at', 'updated_at'])
+      .values({ name, criteria, next_sequence: 1, created_at: now, updated_at: now })
+      .execute();
+    return insertedId(result.raw);
+  }
+
+  async find(id: number): Promise<PublishingActionRow | null> {
+    const rows = await this.select().where('p.id = :id', { id }).getRawMany<RawAction>();
+    return rows.length === 0 ? null : toRow(rows[0]);
+  }
+
+  async list(): Promise<PublishingActionRow[]> {
+    return (await this.select().orderBy('p.id').getRawMany<RawAction>()).map(toRow);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from('publishing_actions')
+      .where('id = :id', { id })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * One run, in one transaction: writing the action row first locks it (a row lock on MySQL, the single
+   * writer on SQLite), so a concurrent run of the same action waits and then sees this run's result set.
+   * Then the assets that entered the search since the last run are logged PUBLISH and those that left it
+   * UNPUBLISH, both in id order with increasing sequence numbers. Returns false when the action is gone.
+   */
+  async run(id: number, search: SearchSql): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await manager
+        .createQueryBuilder()
+        .update('publishing_actions')
+        .set({ last_run_at: new Date() })
+        .where('id = :id', { id })
+        .execute();
+      if ((locked.affected ?? 0) === 0) return false;
+      const row: { next: Id } | undefined = await manager
+        .createQueryBuilder()
+        .select('p.next_sequence', 'next')
+        .from('publishing_actions', 'p')
+        .where('p.id = :id', { id })
+        .getRawOne();
+      let next = Number(row?.next ?? 1);
+      const entered = await this.entered(manager, id, search);
+      const left = await this.left(manager, id, search);
+      next = await this.log(manager, id, next, entered, 'PUBLISH');
+      next = await this.log(manager, id, next, left, 'UNPUBLISH');
+      await this.insertMembers(manager, id, entered);
+      for (let start = 0; start < left.length; start += BATCH) {
+        await manager
+          .createQueryBuilder()
+          .delete()
+          .from('publishing_action_members')
+          .where('action_id = :id AND asset_id IN (:...ids)', { id, ids: left.slice(start, start + BATCH) })
+          .execute();
+      }
+      await manager
+        .createQueryBuilder()
+        .update('publishing_actions')
+        .set({ next_sequence: next })
+        .where('id = :id', { id })
+        .execute();
+      return true;
+    });
+  }
+
+  async events(id: number, startSequence: number, limit: number): Promise<PublishingEvent[]> {
+    const rows: Array<{ sequence: Id; assetId: Id; type: string }> = await this.dataSource
+      .createQueryBuilder()
+      .select('e.sequence', 'sequence')
+      .addSelect('e.asset_id', 'assetId')
+      .addSelect('e.type', 'type')
+      .from('publishing_action_events', 'e')
+      .where('e.action_id = :id AND e.sequence >= :startSequence', { id, startSequence })
+      .orderBy('e.sequence')
+      .limit(limit)
+      .getRawMany();
+    return rows.map((row) => ({
+      sequence: Number(row.sequence),
+      assetId: Number(row.assetId),
+      type: row.type === 'UNPUBLISH' ? 'UNPUBLISH' : 'PUBLISH',
+    }));
+  }
+
+  private async entered(manager: EntityManager, id: number, search: SearchSql): Promise<number[]> {
+    const query = this.search
+      .base(search, manager)
+      .select('a.id', 'id')
+      .andWhere(
+        'a.id NOT IN (SELECT m.asset_id FROM publishing_action_members m WHERE m.action_id = :actionId)',
+        { actionId: id },
+      )
+      .orderBy('a.id');
+    return (await query.getRawMany<{ id: Id }>()).map((row) => Number(row.id));
+  }
+
+  private async left(manager: EntityManager, id: number, search: SearchSql): Promise<number[]> {
+    const matching = this.search.base(search, manager).select('a.id');
+    const rows: Array<{ id: Id }> = await manager
+      .createQueryBuilder()
+      .select('m.asset_id', 'id')
+      .from('publishing_action_members', 'm')
+      .where('m.action_id = :actionId', { actionId: id })
+      .andWhere(`m.asset_id NOT IN (${matching.getQuery()})`)
+      .setParameters(matching.getParameters())
+      .orderBy('m.asset_id')
+      .getRawMany();
+    return rows.map((row) => Number(row.id));
+  }
+
+  private async log(
+    manager: EntityManager,
+    id: number,
+    first: number,
+    assetIds: number[],
+    type: PublishingEventType,
+  ): Promise<number> {
+    const now = new Date();
+    for (let start = 0; start < assetIds.length; start += BATCH) {
+      const values = assetIds.slice(start, start + BATCH).map((assetId, i) => ({
+        action_id: id,
+        sequence: first + start + i,
+        asset_id: assetId,
+        type,
+        created_at: now,
+      }));
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into('publishing_action_events', ['action_id', 'sequence', 'asset_id', 'type', 'created_at'])
+        .values(values)
+        .execute();
+    }
+    return first + assetIds.length;
+  }
+
+  private async insertMembers(manager: EntityManager, id: number, assetIds: number[]): Promise<void> {
+    for (let start = 0; start < assetIds.length; start += BATCH) {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into('publishing_action_members', ['action_id', 'asset_id'])
+        .values(assetIds.slice(start, start + BATCH).map((assetId) => ({ action_id: id, asset_id: assetId })))
+        .execute();
+    }
+  }
+
+  private select() {
+    return this.dataSource
+      .createQueryBuilder()
+      .select('p.id', 'id')
+      .addSelect('p.name', 'name')
+      .addSelect('p.criteria', 'criteria')
+      .from('publishing_actions', 'p');
+  }
+}
+
+interface RawAction {
+  id: Id;
+  name: string;
+  criteria: string;
+}
+
+/** better-sqlite3 reports the new row id as a number, mysql2 as `insertId`. */
+function insertedId(raw: unknown): number {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { insertId?: unknown }).insertId : raw;
+  return Number(id);
+}
+
+function toRow(raw: RawAction): PublishingActionRow {
+  return { id: Number(raw.id), name: raw.name, criteria: raw.criteria };
+}

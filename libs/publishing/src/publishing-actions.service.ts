@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser, isPrivileged } from '@dam/access';
+import { AttributesCatalog } from '@dam/attributes';
+import { BadRequest, Forbidden, LanguageService, NotFound, parseOptionalId } from '@dam/platform';
+import { SearchPlanner } from '@dam/search';
+import { canonicalCriteria, storedCriteria } from './publishing-criteria';
+import {
+  PublishingActionRow,
+  PublishingActionsRepository,
+  PublishingEvent,
+} from './publishing-actions.repository';
+
+export const LOG_PAGE_SIZE = 1000;
+
+/**
+ * Publishing actions (issue 7): admins name an asset search; each run logs what entered (PUBLISH) or
+ * left (UNPUBLISH) its result set since the previous run, so integrators can sync from the log. The
+ * search is evaluated as the application user, who sees every asset.
+ */
+@Injectable()
+export class PublishingActionsService {
+  constructor(
+    private readonly repository: PublishingActionsRepository,
+    private readonly planner: SearchPlanner,
+    private readonly catalog: AttributesCatalog,
+    private readonly languages: LanguageService,
+  ) {}
+
+  /** Creates an action (`{name, criteria}`) or runs one (`{publishingActionId}`). */
+  async post(actor: ActorUser, body: unknown): Promise<{ created: boolean; id: number }> {
+    requireAdmin(actor);
+    const record =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>)
+        : {};
+    if (record.publishingActionId !== undefined) {
+      const id = parseOptionalId(record.publishingActionId, 'publishingActionId');
+      if (id === undefined || id < 1)
+        throw new BadRequest('publishingActionId must be a positive whole number');
+      await this.run(id);
+      return { created: false, id };
+    }
+    const name = typeof record.name === 'string' ? record.name.trim() : '';
+    if (name === '')
+      throw new BadRequest(
+        'you must supply a name (to create an action) or a publishingActionId (to run one)',
+      );
+    if (name.length > 255) throw new BadRequest('name must be at most 255 characters');
+    if (record.criteria === undefined)
+      throw new BadRequest(
+        'you must supply criteria: an asset-search query string or an object of its parameters',
+      );
+    const criteria = canonicalCriteria(record.criteria);
+    await this.plan(criteria);
+    return { created: true, id: await this.repository.create(name, criteria) };
+  }
+
+  async list(actor: ActorUser): Promise<PublishingActionRow[]> {
+    requireAdmin(actor);
+    return this.repository.list();
+  }
+
+  async get(actor: ActorUser, id: number): Promise<PublishingActionRow> {
+    requireAdmin(actor);
+    return this.findOrThrow(id);
+  }
+
+  async delete(actor: ActorUser, id: number): Promise<void> {
+    requireAdmin(actor);
+    if (!(await this.repository.delete(id))) throw notFound(id);
+  }
+
+  async log(
+    actor: ActorUser,
+    id: number,
+    rawStart: unknown,
+  ): Promise<{ events: PublishingEvent[]; nextStartSequence: number }> {
+    requireAdmin(actor);
+    const start = parseOptionalId(rawStart, 'startSequence') ?? 0;
+    if (start < 0) throw new BadRequest('startSequence must be a whole number of at least 0');
+    await this.findOrThrow(id);
+    const events = await this.repository.events(id, start, LOG_PAGE_SIZE);
+    const last = events[events.length - 1];
+    return { events, nextStartSequence: last === undefined ? start : last.sequence + 1 };
+  }
+
+  private async run(id: number): Promise<void> {
+    const action = await this.findOrThrow(id);
+    const search = await this.plan(action.criteria);
+    if (!(await this.repository.run(id, search))) throw notFound(id);
+  }
+
+  private async plan(criteria: string) {
+    const attributes = await this.catalog.all(this.languages.defaultLanguage);
+    return this.planner.plan(storedCriteria(criteria), attributes);
+  }
+
+  private async findOrThrow(id: number): Promise<PublishingActionRow> {
+    const action = await this.repository.find(id);
+    if (action === null) throw notFound(id);
+    return action;
+  }
+}
+
+function requireAdmin(actor: ActorUser): void {
+  if (!isPrivileged(actor)) throw new Forbidden('only administrators may manage and run publishing actions');
+}
+
+function notFound(id: number): NotFound {
+  return new NotFound(`publishing action ${id} does not exist`);
+}

@@ -1,0 +1,37 @@
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser, Caller, Principal } from '@dam/access';
+import { UrlService, writePagingHeaders } from '@dam/platform';
+import type { Request, Response } from 'express';
+import { AssetSummary } from './asset-summary.mapper';
+import { AssetSearchService } from './asset-search.service';
+import { QueryParams } from './query-params';
+
+@ApiTags('asset-search')
+@ApiBearerAuth()
+@Controller('rest/asset-search')
+export class AssetSearchController {
+  constructor(
+    private readonly search: AssetSearchService,
+    private readonly urls: UrlService,
+  ) {}
+
+  /** Parameters are read from the raw query string: arrays come repeated, comma-joined or as `a[n]`. */
+  @Get()
+  async find(
+    @Caller() caller: Principal,
+    @Actor() actor: ActorUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AssetSummary[]> {
+    const params = QueryParams.fromUrl(request.originalUrl);
+    const { summaries, total, paging } = await this.search.search(caller, actor, params);
+    writePagingHeaders(
+      response,
+      `${this.urls.rest('asset-search')}?${params.toQueryString()}`,
+      paging,
+      total,
+    );
+    return summaries;
+  }
+}

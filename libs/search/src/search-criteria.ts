@@ -1,0 +1,183 @@
+import { BadRequest, parseOptionalId } from '@dam/platform';
+import { KeywordQuery, parseKeywordQuery } from './keyword-query';
+import { QueryParams } from './query-params';
+
+export interface IdRange {
+  from: number;
+  to: number;
+}
+
+/** A bound on a timestamp: `<` for the day after a date-only upper bound, `<=` for a date-time one. */
+export interface TimeBound {
+  op: '>=' | '<' | '<=';
+  at: Date;
+}
+
+export interface AttributeFilter {
+  attributeId: number;
+  value: string;
+}
+
+export type ApprovalStatus = 'full' | 'none';
+
+/** Everything `GET /rest/asset-search` can ask, checked for form (not yet against the database). */
+export interface SearchCriteria {
+  keywords?: KeywordQuery;
+  attributes: AttributeFilter[];
+  attributeConjunction: 'AND' | 'OR';
+  assetIds: IdRange[];
+  assetTypeId?: number;
+  filename?: string;
+  dateAdded: TimeBound[];
+  dateModified: TimeBound[];
+  descriptiveCategoryIds: number[];
+  permissionCategoryIds: number[];
+  includeImplicitCategoryMembers: boolean;
+  approvalStatuses: ApprovalStatus[];
+  unsubmitted?: boolean;
+  parentIds: number[];
+}
+
+export interface SearchOrder {
+  sortAttributeId?: number;
+  descending: boolean;
+}
+
+/** The parameters that choose whose eyes, which order and which page rather than which assets. */
+export const PRESENTATION_PARAMETERS = [
+  'userId',
+  'username',
+  'sortAttributeId',
+  'sortDescending',
+  'page',
+  'pageSize',
+];
+
+const MAX_ID = 2_147_483_647;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Reads the criteria; unknown parameters are ignored, as Asset Bank's front-end ones are. */
+export function parseSearchCriteria(params: QueryParams): SearchCriteria {
+  const conjunction = (params.single('attributeQueryConjunction') ?? 'AND').toUpperCase();
+  if (conjunction !== 'AND' && conjunction !== 'OR') {
+    throw new BadRequest('attributeQueryConjunction must be AND or OR');
+  }
+  const keywords = params.single('keywords');
+  return {
+    keywords: keywords === undefined ? undefined : parseKeywordQuery(keywords),
+    attributes: attributeFilters(params),
+    attributeConjunction: conjunction,
+    assetIds: params.list('assetIds').map(idRange),
+    assetTypeId: positiveId(params.single('assetTypeId'), 'assetTypeId'),
+    filename: params.single('filename'),
+    dateAdded: bounds(params, 'dateAddedLower', 'dateAddedUpper'),
+    dateModified: bounds(params, 'dateModLower', 'dateModUpper'),
+    descriptiveCategoryIds: ids(params, 'descriptiveCategoryForm.categoryIds'),
+    permissionCategoryIds: ids(params, 'permissionCategoryForm.categoryIds'),
+    includeImplicitCategoryMembers: booleanOf(params, 'includeImplicitCategoryMembers') ?? false,
+    approvalStatuses: approvalStatuses(params),
+    unsubmitted: booleanOf(params, 'unsubmitted'),
+    parentIds: ids(params, 'parentIds'),
+  };
+}
+
+export function parseSearchOrder(params: QueryParams): SearchOrder {
+  return {
+    sortAttributeId: positiveId(params.single('sortAttributeId'), 'sortAttributeId'),
+    descending: booleanOf(params, 'sortDescending') ?? false,
+  };
+}
+
+export function booleanOf(params: QueryParams, name: string): boolean | undefined {
+  const raw = params.single(name);
+  if (raw === undefined) return undefined;
+  if (/^true$/i.test(raw)) return true;
+  if (/^false$/i.test(raw)) return false;
+  throw new BadRequest(`${name} must be true or false`);
+}
+
+function attributeFilters(params: QueryParams): AttributeFilter[] {
+  const filters: AttributeFilter[] = [];
+  for (const [name, value] of params.entries()) {
+    if (!name.startsWith('attribute_') || value.trim() === '') continue;
+    const match = /^attribute_(\d{1,10})$/.exec(name);
+    const attributeId = match === null ? NaN : Number(match[1]);
+    if (!(attributeId >= 1 && attributeId <= MAX_ID)) {
+      throw new BadRequest(`${truncate(name)} is not a search parameter: use attribute_<id>`);
+    }
+    filters.push({ attributeId, value });
+  }
+  return filters;
+}
+
+/** `5` or `2-9`; a range must not run backwards. */
+function idRange(raw: string): IdRange {
+  const match = /^(\d{1,10})(?:\s*-\s*(\d{1,10}))?$/.exec(raw);
+  const from = match === null ? NaN : Number(match[1]);
+  const to = match?.[2] === undefined ? from : Number(match[2]);
+  if (!(from >= 1 && from <= MAX_ID && to >= 1 && to <= MAX_ID)) {
+    throw new BadRequest(`assetIds must be an id or a range of ids such as 2-9, not "${truncate(raw)}"`);
+  }
+  if (from > to) throw new BadRequest(`assetIds range ${from}-${to} runs backwards: write ${to}-${from}`);
+  return { from, to };
+}
+
+function ids(params: QueryParams, name: string): number[] {
+  return [...new Set(params.list(name).map((raw) => positiveId(raw, name) ?? 0))].filter((id) => id > 0);
+}
+
+function positiveId(raw: string | undefined, name: string): number | undefined {
+  const id = parseOptionalId(raw, name);
+  if (id !== undefined && id < 1) throw new BadRequest(`${name} must be a positive whole number`);
+  return id;
+}
+
+function approvalStatuses(params: QueryParams): ApprovalStatus[] {
+  const statuses = params.list('approvalStatuses').map((raw) => raw.toLowerCase());
+  for (const status of statuses) {
+    if (status !== 'full' && status !== 'none') {
+      throw new BadRequest(`approvalStatuses must be full or none, not "${truncate(status)}"`);
+    }
+  }
+  return [...new Set(statuses as ApprovalStatus[])];
+}
+
+function bounds(params: QueryParams, lowerName: string, upperName: string): TimeBound[] {
+  const result: TimeBound[] = [];
+  const lower = params.single(lowerName);
+  if (lower !== undefined) result.push({ op: '>=', at: isoInstant(lower, lowerName).at });
+  const upper = params.single(upperName);
+  if (upper !== undefined) {
+    const { at, dateOnly } = isoInstant(upper, upperName);
+    result.push(dateOnly ? { op: '<', at: new Date(at.getTime() + 86_400_000) } : { op: '<=', at });
+  }
+  return result;
+}
+
+/** ISO-8601 date or date-time; without a zone it is UTC, as every stored time is. */
+export function isoInstant(raw: string, name: string): { at: Date; dateOnly: boolean } {
+  const match = ISO.exec(raw.trim());
+  const fail = (): never => {
+    throw new BadRequest(
+      `${name} must be an ISO-8601 date or date-time such as 2024-05-31 or 2024-05-31T14:30:00Z`,
+    );
+  };
+  if (match === null) return fail();
+  const [, year, month, day, hours, minutes, seconds, fraction, zone] = match;
+  const dateOnly = hours === undefined;
+  const offset = zone === undefined || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const text = `${year}-${month}-${day}T${hours ?? '00'}:${minutes ?? '00'}:${seconds ?? '00'}${fraction ?? ''}${offset}`;
+  const at = new Date(text);
+  const sameDay = at.getTime() === at.getTime() && checkDate(Number(year), Number(month), Number(day));
+  if (!sameDay || Number(hours ?? 0) > 23 || Number(minutes ?? 0) > 59 || Number(seconds ?? 0) > 59) fail();
+  return { at, dateOnly };
+}
+
+function checkDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function truncate(value: string): string {
+  return value.length > 60 ? `${value.slice(0, 60)}...` : value;
+}
