@@ -9,7 +9,14 @@ import * as path from 'node:path';
 /** The S3-compatible store for the mysql matrix: its settings as environment variables, and how to stop it. */
 export interface TestObjectStore {
   env: Record<string, string>;
+  /** Idempotent. */
   stop(): Promise<void>;
+}
+
+/** Stopping twice (a test that stops the store to see the app fail, then the cleanup) stops once. */
+function once(stop: () => Promise<void>): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () => (stopping ??= stop());
 }
 
 /** The part of @20minutes/s3rver (untyped) used here. */
@@ -52,10 +59,10 @@ async function startS3rver(bucket: string): Promise<TestObjectStore> {
       MINIO_SECRET_KEY: 'S3RVER',
       MINIO_BUCKET: bucket,
     },
-    stop: async () => {
+    stop: once(async () => {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
-    },
+    }),
   };
 }
 
@@ -79,7 +86,7 @@ async function useRealMinio(endPoint: string, bucket: string): Promise<TestObjec
   });
   return {
     env,
-    stop: async () => {
+    stop: once(async () => {
       if (!(await client.bucketExists(bucket))) return;
       const names: string[] = [];
       for await (const item of client.listObjectsV2(bucket, '', true))
@@ -87,6 +94,6 @@ async function useRealMinio(endPoint: string, bucket: string): Promise<TestObjec
       for (let i = 0; i < names.length; i += 1000)
         await client.removeObjects(bucket, names.slice(i, i + 1000));
       await client.removeBucket(bucket);
-    },
+    }),
   };
 }

@@ -23,3 +23,4 @@ export * from './storage/minio.storage';
 export * from './storage/object-key';
 export * from './storage/url-signer';
 export * from './text/search-tokens';
+export * from './storage/storage.health';

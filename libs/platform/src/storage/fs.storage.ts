@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, Dirent } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { constants, createWriteStream, Dirent } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -43,7 +43,7 @@ export class FsObjectStorage extends ObjectStorage {
   }
 
   async ping(): Promise<void> {
-    await stat(this.tempDir);
+    await access(this.tempDir, constants.W_OK);
   }
 
   async put(key: string, body: Readable): Promise<StoredObject> {

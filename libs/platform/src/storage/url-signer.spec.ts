@@ -175,10 +175,12 @@ describe('UrlSigner', () => {
       // The race: this instance's first read happened before the winner's insert, so it finds nothing.
       const query = dataSource.query.bind(dataSource);
       let reads = 0;
-      jest.spyOn(dataSource, 'query').mockImplementation(async (sql: string, parameters?: unknown[]) => {
-        if (sql.startsWith('SELECT') && reads++ === 0) return [];
-        return query(sql, parameters);
-      });
+      jest
+        .spyOn(dataSource, 'query')
+        .mockImplementation(async (sql: string, parameters?: Parameters<DataSource['query']>[1]) => {
+          if (sql.startsWith('SELECT') && reads++ === 0) return [];
+          return query(sql, parameters);
+        });
       const loser = new UrlSigner(AppConfig.fromEnv({}), dataSource);
       await loser.onModuleInit();
       expect(reads).toBe(2);
