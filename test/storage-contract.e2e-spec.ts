@@ -338,3 +338,44 @@ describe('MinioObjectStorage signed URLs', () => {
     expect((await fetch(url)).status).toBe(403);
   });
 });
+
+describe('FsObjectStorage temp files', () => {
+  let dataDir: string;
+  let storage: FsObjectStorage;
+  let tempDir: string;
+
+  beforeAll(async () => {
+    const subject = await createFsSubject();
+    storage = subject.storage as FsObjectStorage;
+    dataDir = path.dirname(storage.root);
+    tempDir = path.join(storage.root, '.tmp');
+  });
+
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('leaves no temp file behind after a failed upload', async () => {
+    await expect(storage.put('broken/upload', failingAfter(100_000))).rejects.toThrow('client went away');
+    expect(fs.readdirSync(tempDir)).toEqual([]);
+  });
+
+  it('removes temp files a crash left behind a day ago, and only those, at init', async () => {
+    const stale = path.join(tempDir, 'stale-upload');
+    const recent = path.join(tempDir, 'recent-upload');
+    fs.writeFileSync(stale, 'half an upload');
+    fs.writeFileSync(recent, 'an upload in progress elsewhere');
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    fs.utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    await storage.init();
+    expect(fs.readdirSync(tempDir)).toEqual(['recent-upload']);
+    fs.rmSync(recent);
+  });
+
+  it('keeps the temp folder out of listings', async () => {
+    await storage.put('listed/one', Readable.from([Buffer.from('1')]));
+    const keys: string[] = [];
+    for await (const key of storage.list('')) keys.push(key);
+    expect(keys).toEqual(['listed/one']);
+  });
+});

@@ -25,7 +25,9 @@ export class FilesController {
       ifNoneMatch: request.get('if-none-match'),
       ifRange: request.get('if-range'),
     });
-    response.status(reply.status).set(reply.headers);
+    response.status(reply.status);
+    // setHeader, not res.set: Express would append a charset to text types the file may not be in.
+    for (const [name, value] of Object.entries(reply.headers)) response.setHeader(name, value);
     if (reply.body === undefined) {
       response.end(reply.text);
       return;

@@ -18,6 +18,8 @@ import { concatenated, HashingMeter } from './object-streams';
 import { UrlSigner } from './url-signer';
 
 const TEMP_FOLDER = '.tmp';
+/** An upload that has not written for a day is not coming back. */
+const STALE_TEMP_MS = 24 * 3600 * 1000;
 
 /**
  * Objects as files under `{dataDir}/storage/{key}`. Writes go to `.tmp/` first and are renamed into
@@ -40,6 +42,7 @@ export class FsObjectStorage extends ObjectStorage {
 
   async init(): Promise<void> {
     await mkdir(this.tempDir, { recursive: true });
+    await this.removeStaleTempFiles();
   }
 
   async ping(): Promise<void> {
@@ -134,6 +137,16 @@ export class FsObjectStorage extends ObjectStorage {
       url,
       Math.floor(Date.now() / 1000) + Math.max(1, Math.ceil(options.expirySeconds)),
     );
+  }
+
+  /** Temp files a crash left behind; old ones only, as another instance may share the folder. */
+  private async removeStaleTempFiles(): Promise<void> {
+    const cutoff = Date.now() - STALE_TEMP_MS;
+    for (const name of await readdir(this.tempDir)) {
+      const file = path.join(this.tempDir, name);
+      const stats = await stat(file).catch(() => undefined);
+      if (stats !== undefined && stats.mtimeMs < cutoff) await rm(file, { force: true, recursive: true });
+    }
   }
 
   /** Renames the finished temp file to its key; retries once if a concurrent delete pruned the folder. */

@@ -9,6 +9,7 @@ export interface StoredObject {
 
 export interface ObjectStat {
   size: number;
+  /** Opaque and unquoted; changes whenever the object is replaced. */
   etag: string;
   lastModified: Date;
 }
@@ -20,7 +21,7 @@ export interface ByteRange {
 }
 
 export interface SignedUrlOptions {
-  /** Seconds until the URL stops working. */
+  /** Seconds until the URL stops working (the minio adapter caps it at 7 days, S3's limit). */
   expirySeconds: number;
   /** File name offered to the client in Content-Disposition (never used in keys). */
   filename?: string;
@@ -29,16 +30,25 @@ export interface SignedUrlOptions {
 
 /**
  * Where file bytes live. Keys are chosen by the service (`assets/{assetId}/{fileId}`, `temp/{uuid}/{index}`,
- * ...) and never contain client-supplied names. Every method streams; none buffers a whole object.
+ * ...) and never contain client-supplied names: slash-separated segments of [A-Za-z0-9_.-], none starting
+ * with a dot (see object-key.ts); every method rejects other keys with InvalidObjectKey. Every method
+ * streams; none buffers a whole object. The contract is pinned by test/storage-contract.e2e-spec.ts,
+ * which runs against every adapter.
  */
 export abstract class ObjectStorage {
   /** Creates the bucket/folder when missing. Called once at boot. */
   abstract init(): Promise<void>;
   /** Throws when the store cannot be reached (health check). */
   abstract ping(): Promise<void>;
-  /** Writes the stream under `key`; the object appears complete or not at all. */
+  /**
+   * Writes the stream under `key`, replacing any object there; the object appears complete or not at all.
+   * When the stream fails, the error is rethrown and nothing (new) is left under `key`.
+   */
   abstract put(key: string, body: Readable, options?: { contentType?: string }): Promise<StoredObject>;
-  /** Reads the object (or a byte range of it). Throws ObjectNotFound when absent. */
+  /**
+   * Reads the object, or the inclusive byte range of it (start within the object; an end past it is
+   * clamped). Throws ObjectNotFound when absent.
+   */
   abstract get(key: string, range?: ByteRange): Promise<Readable>;
   /** Size, etag and date of the object, or undefined when absent. */
   abstract stat(key: string): Promise<ObjectStat | undefined>;
@@ -48,9 +58,15 @@ export abstract class ObjectStorage {
   abstract deletePrefix(prefix: string): Promise<void>;
   /** Keys starting with `prefix`. */
   abstract list(prefix: string): AsyncIterable<string>;
-  /** Writes the concatenation of `sourceKeys`, in order, under `targetKey`; sources remain. */
+  /**
+   * Writes the concatenation of `sourceKeys`, in order, under `targetKey`; sources remain. Throws
+   * ObjectNotFound, writing nothing, when a source is missing.
+   */
   abstract concatenate(sourceKeys: string[], targetKey: string): Promise<StoredObject>;
-  /** A URL that serves the object without further authentication until it expires. */
+  /**
+   * A URL that serves the object without further authentication until it expires, as an attachment named
+   * `filename`: fs, the service's own `GET /files/{key}` signed by UrlSigner; minio, a presigned S3 URL.
+   */
   abstract signedGetUrl(key: string, options: SignedUrlOptions): Promise<string>;
 }
 
