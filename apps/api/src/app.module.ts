@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccessModule } from '@dam/access';
 import { AccessLevelsModule } from '@dam/access-levels';
+import { AssetContentModule } from '@dam/asset-content';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
@@ -29,6 +30,7 @@ export class AppModule {
         AttributesModule,
         CategoriesModule,
         AssetsModule,
+        AssetContentModule,
         CheckoutModule,
         LightboxesModule,
         SearchModule,

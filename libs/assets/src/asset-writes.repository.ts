@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Conflict, isForeignKeyViolation } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
+import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
 import { reindexAssetAttributes } from './asset-search-index';
 import { AssetCondition } from './assets.repository';
@@ -30,7 +31,10 @@ export interface AssetUpdate {
 /** Multi-row writes of assets (updates, approval) and the approval queues. */
 @Injectable()
 export class AssetWritesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly approvalSteps: AssetApprovalSteps,
+  ) {}
 
   async update(assetId: number, update: AssetUpdate): Promise<void> {
     await this.inTransaction(async (manager) => {
@@ -42,10 +46,12 @@ export class AssetWritesRepository {
     });
   }
 
-  /** Makes the asset live and applies its pending edits. */
+  /** Makes the asset live, applies its pending edits and runs the approval steps of other areas. */
   async approve(assetId: number): Promise<void> {
+    let after: AfterApproval[] = [];
     await this.inTransaction(async (manager) => {
       await this.touch(manager, assetId, { uploadPending: false }, false);
+      after = await this.approvalSteps.run(manager, assetId);
       const pendingEdits = manager.getRepository(AssetPendingEditEntity);
       const pending = await pendingEdits.findOneBy({ assetId });
       if (pending === null) return;
@@ -54,6 +60,7 @@ export class AssetWritesRepository {
       await pendingEdits.delete({ assetId });
       if (!isEmpty(changes)) await this.touch(manager, assetId, {}, true);
     });
+    for (const work of after) await work();
   }
 
   /** Ids of submitted assets awaiting upload approval that satisfy `condition`. */

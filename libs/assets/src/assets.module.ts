@@ -4,6 +4,7 @@ import { AccessModule } from '@dam/access';
 import { AttributesModule } from '@dam/attributes';
 import { CheckoutModule } from '@dam/checkout';
 import { RootLinks } from '@dam/platform';
+import { AssetApprovalSteps } from './asset-approval-steps';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetReader } from './asset-reader.service';
@@ -50,8 +51,9 @@ import { PendingApprovalsController } from './pending-approvals.controller';
     AssetsService,
     AssetUpdatesService,
     AssetApprovalsService,
+    AssetApprovalSteps,
   ],
-  exports: [AssetReader, AssetMapper, AssetsRepository],
+  exports: [AssetReader, AssetMapper, AssetsRepository, AssetApprovalSteps],
 })
 export class AssetsModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

@@ -1,3 +1,4 @@
+export * from './asset-approval-steps';
 export * from './asset-changes';
 export * from './asset-permissions';
 export * from './asset-reader.service';

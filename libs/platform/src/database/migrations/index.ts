@@ -5,6 +5,7 @@ import { AssetAttributes1732269600000 } from './1732269600000-asset-attributes';
 import { CheckoutLightboxes1732276800000 } from './1732276800000-checkout-lightboxes';
 import { SearchIndex1732280400000 } from './1732280400000-search-index';
 import { PublishingActions1732284000000 } from './1732284000000-publishing-actions';
+import { AssetContent1732287600000 } from './1732287600000-asset-content';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CheckoutLightboxes1732276800000,
   SearchIndex1732280400000,
   PublishingActions1732284000000,
+  AssetContent1732287600000,
 ];

@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AssetAttributeValueEntity, AssetEntity, reindexAssetAttributes } from '@dam/assets';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { AssetFileEntity } from './entities/asset-file.entity';
+import { AssetRenditionEntity } from './entities/asset-rendition.entity';
+
+/** A file already stored, about to be recorded. */
+export interface NewFile {
+  storageKey: string;
+  originalFilename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  uploadedByUserId: number | null;
+}
+
+/** A value written with the switch (read-only file attributes, embedded data). */
+export interface FileValue {
+  attributeId: number;
+  value: string;
+}
+
+/** What the switch to a new current file writes on the asset besides the file row. */
+export interface SwitchFacts {
+  assetType: string;
+  values: FileValue[];
+}
+
+/** The outcome of a committed switch: the new file, and objects no row points at any more. */
+export interface Switched {
+  fileId: number;
+  obsoleteKeys: string[];
+}
+
+/**
+ * The files and renditions of assets. Every switch of the current file happens in one transaction that
+ * first writes the asset row (locking it, so concurrent uploads to one asset queue up).
+ */
+@Injectable()
+export class AssetFilesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async current(assetId: number): Promise<AssetFileEntity | null> {
+    return this.files().findOneBy({ assetId, isCurrent: true });
+  }
+
+  async version(assetId: number, version: number): Promise<AssetFileEntity | null> {
+    return this.files().findOneBy({ assetId, version, isPending: false });
+  }
+
+  /** The current file and the earlier versions, oldest first. */
+  async versions(assetId: number): Promise<AssetFileEntity[]> {
+    return this.files().find({ where: { assetId, isPending: false }, order: { version: 'ASC' } });
+  }
+
+  /** Makes `file` the current one; undefined when the asset no longer exists. */
+  async switchTo(
+    assetId: number,
+    file: NewFile,
+    keepPrevious: boolean,
+    facts: SwitchFacts,
+  ): Promise<Switched | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.lockAsset(manager, assetId, facts.assetType))) return undefined;
+      return this.switchLocked(manager, assetId, { ...file, asNewVersion: keepPrevious }, facts);
+    });
+  }
+
+  /** Stores `file` as awaiting approval, replacing an earlier pending one; undefined when the asset is gone. */
+  async storePending(assetId: number, file: NewFile, asNewVersion: boolean): Promise<Switched | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.lockAsset(manager, assetId))) return undefined;
+      const files = manager.getRepository(AssetFileEntity);
+      const earlier = await files.findBy({ assetId, isPending: true });
+      if (earlier.length > 0) await files.delete({ id: In(earlier.map((row) => row.id)) });
+      const saved = await files.save(
+        Object.assign(new AssetFileEntity(), {
+          ...file,
+          assetId,
+          version: 0,
+          isCurrent: false,
+          isPending: true,
+          asNewVersion,
+          createdAt: new Date(),
+        }),
+      );
+      return { fileId: saved.id, obsoleteKeys: earlier.map((row) => row.storageKey) };
+    });
+  }
+
+  /** The file awaiting approval, if any. */
+  async pending(
+    assetId: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<AssetFileEntity | null> {
+    return manager.getRepository(AssetFileEntity).findOneBy({ assetId, isPending: true });
+  }
+
+  /** Inside the approval transaction (the asset row is already locked): the pending file becomes current. */
+  async promotePending(
+    manager: EntityManager,
+    pending: AssetFileEntity,
+    facts: SwitchFacts,
+  ): Promise<Switched> {
+    await manager.getRepository(AssetFileEntity).delete({ id: pending.id });
+    await this.lockAsset(manager, pending.assetId, facts.assetType);
+    const file = {
+      storageKey: pending.storageKey,
+      originalFilename: pending.originalFilename,
+      contentType: pending.contentType,
+      size: pending.size,
+      sha256: pending.sha256,
+      uploadedByUserId: pending.uploadedByUserId,
+      asNewVersion: pending.asNewVersion,
+    };
+    return this.switchLocked(manager, pending.assetId, file, facts);
+  }
+
+  async rendition(assetId: number, kind: string): Promise<AssetRenditionEntity | null> {
+    return this.dataSource
+      .getRepository(AssetRenditionEntity)
+      .findOneBy({ assetId, kind: kind as AssetRenditionEntity['kind'] });
+  }
+
+  /**
+   * Records renditions of `sourceFileId` when it is still the asset's current file. Returns the keys no
+   * row points at: the replaced renditions, or the new ones when the file was replaced meanwhile.
+   */
+  async saveRenditions(
+    assetId: number,
+    sourceFileId: number,
+    rows: AssetRenditionEntity[],
+  ): Promise<string[]> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.lockAsset(manager, assetId))) return rows.map((row) => row.storageKey);
+      const current = await manager.getRepository(AssetFileEntity).findOneBy({ assetId, isCurrent: true });
+      if (current?.id !== sourceFileId) return rows.map((row) => row.storageKey);
+      const renditions = manager.getRepository(AssetRenditionEntity);
+      const replaced = await renditions.findBy({ assetId, kind: In(rows.map((row) => row.kind)) });
+      await renditions.delete({ assetId, kind: In(rows.map((row) => row.kind)) });
+      await renditions.insert(rows);
+      return replaced.map((row) => row.storageKey);
+    });
+  }
+
+  private async switchLocked(
+    manager: EntityManager,
+    assetId: number,
+    file: NewFile & { asNewVersion: boolean },
+    facts: SwitchFacts,
+  ): Promise<Switched> {
+    const files = manager.getRepository(AssetFileEntity);
+    const obsoleteKeys: string[] = [];
+    const current = await files.findOneBy({ assetId, isCurrent: true });
+    const latest: { max: number | string | null } | undefined = await files
+      .createQueryBuilder('f')
+      .select('MAX(f.version)', 'max')
+      .where('f.asset_id = :assetId', { assetId })
+      .getRawOne();
+    let version = Number(latest?.max ?? 0) + 1;
+    if (current !== null && file.asNewVersion) {
+      await files.update({ id: current.id }, { isCurrent: false });
+    } else if (current !== null) {
+      await files.delete({ id: current.id });
+      obsoleteKeys.push(current.storageKey);
+      version = current.version;
+    }
+    const saved = await files.save(
+      Object.assign(new AssetFileEntity(), {
+        ...file,
+        assetId,
+        version,
+        isCurrent: true,
+        isPending: false,
+        asNewVersion: false,
+        createdAt: new Date(),
+      }),
+    );
+    const renditions = manager.getRepository(AssetRenditionEntity);
+    obsoleteKeys.push(...(await renditions.findBy({ assetId })).map((rendition) => rendition.storageKey));
+    await renditions.delete({ assetId });
+    await this.writeValues(manager, assetId, facts.values);
+    return { fileId: saved.id, obsoleteKeys };
+  }
+
+  private async writeValues(manager: EntityManager, assetId: number, values: FileValue[]): Promise<void> {
+    const repository = manager.getRepository(AssetAttributeValueEntity);
+    for (const { attributeId, value } of values) {
+      await repository.upsert({ assetId, attributeId, language: '', value }, [
+        'assetId',
+        'attributeId',
+        'language',
+      ]);
+    }
+    await reindexAssetAttributes(
+      manager,
+      assetId,
+      values.map((value) => value.attributeId),
+    );
+  }
+
+  /** Writes the asset row (type and modification time when given), which locks it until commit. */
+  private async lockAsset(manager: EntityManager, assetId: number, type?: string): Promise<boolean> {
+    const assets = manager.getRepository(AssetEntity);
+    if (!(await assets.existsBy({ id: assetId }))) return false;
+    if (type === undefined)
+      await manager.query('UPDATE assets SET updated_at = updated_at WHERE id = ?', [assetId]);
+    else await assets.update({ id: assetId }, { type, updatedAt: new Date() });
+    return true;
+  }
+
+  private files() {
+    return this.dataSource.getRepository(AssetFileEntity);
+  }
+}

@@ -1,0 +1,70 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import { IdPipe } from '@dam/platform';
+import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { AssetImagesService } from './asset-images.service';
+import { RenditionKind } from './entities/asset-rendition.entity';
+
+/** The generated images of an asset (303 to signed URLs) and conversions streamed on the fly. */
+@ApiTags('assets')
+@ApiBearerAuth()
+@Controller('rest/assets/:id')
+export class AssetImagesController {
+  constructor(private readonly images: AssetImagesService) {}
+
+  @Get('thumbnail')
+  thumbnail(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Res() response: Response,
+  ) {
+    return this.redirect(actor, id, 'thumbnail', response);
+  }
+
+  @Get('preview')
+  preview(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Res() response: Response,
+  ) {
+    return this.redirect(actor, id, 'preview', response);
+  }
+
+  @Get('display')
+  display(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Res() response: Response,
+  ) {
+    return this.redirect(actor, id, 'display', response);
+  }
+
+  @Get('unwatermarked-large-image')
+  large(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number, @Res() response: Response) {
+    return this.redirect(actor, id, 'large', response);
+  }
+
+  /** Streams the converted image; a failure after the first byte can only cut the response short. */
+  @Get('conversion')
+  async conversion(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Query() query: Record<string, unknown>,
+    @Res() response: Response,
+  ): Promise<void> {
+    const { stream, contentType } = await this.images.convert(actor, id, query);
+    response.status(200).type(contentType);
+    await pipeline(stream, response).catch(() => response.destroy());
+  }
+
+  private async redirect(
+    actor: ActorUser,
+    id: number,
+    kind: RenditionKind,
+    response: Response,
+  ): Promise<void> {
+    response.redirect(303, await this.images.renditionUrl(actor, id, kind));
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { ActorUser } from '@dam/access';
+import { AssetReader } from '@dam/assets';
+import { BadRequest, NotFound, ObjectStorage } from '@dam/platform';
+import type { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { AssetDownloadsService, SIGNED_URL_SECONDS } from './asset-downloads.service';
+import { AssetFilesRepository } from './asset-files.repository';
+import { isConvertibleImage } from './content-types';
+import { RenditionKind } from './entities/asset-rendition.entity';
+
+/** Conversions are limited to this many pixels per side. */
+export const MAX_CONVERSION_SIDE = 4096;
+
+const FORMATS = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+} as const;
+type Format = keyof typeof FORMATS;
+
+export interface Conversion {
+  stream: Readable;
+  contentType: string;
+}
+
+/**
+ * Images of an asset: the generated renditions (303 to signed URLs; thumbnail, preview and display for
+ * whoever sees the asset, the unwatermarked large image with download permission) and conversions made
+ * on the fly and streamed (download permission).
+ */
+@Injectable()
+export class AssetImagesService {
+  constructor(
+    private readonly files: AssetFilesRepository,
+    private readonly reader: AssetReader,
+    private readonly downloads: AssetDownloadsService,
+    private readonly storage: ObjectStorage,
+  ) {}
+
+  async renditionUrl(actor: ActorUser, id: number, kind: RenditionKind): Promise<string> {
+    if (kind === 'large') await this.downloads.downloadableOrThrow(actor, id);
+    else await this.reader.visibleOrThrow(actor, id);
+    const rendition = await this.files.rendition(id, kind);
+    if (rendition === null) throw new NotFound(`asset ${id} has no ${kind} image (yet)`);
+    return this.storage.signedGetUrl(rendition.storageKey, {
+      expirySeconds: SIGNED_URL_SECONDS,
+      contentType: rendition.contentType,
+      filename: `${kind}-${id}.jpg`,
+    });
+  }
+
+  async convert(actor: ActorUser, id: number, query: Record<string, unknown>): Promise<Conversion> {
+    const options = conversionOptionsOrThrow(query);
+    await this.downloads.downloadableOrThrow(actor, id);
+    const file = await this.downloads.currentOrThrow(id);
+    if (!isConvertibleImage(file.contentType))
+      throw new BadRequest(`asset ${id} is not an image that can be converted`);
+    const pipeline = sharp({ failOn: 'none', animated: options.format === 'gif' })
+      .rotate()
+      .resize(options.width, options.height, {
+        fit: options.cropToFit ? 'cover' : 'inside',
+        withoutEnlargement: !options.cropToFit,
+      });
+    const source = await this.storage.get(file.storageKey);
+    source.once('error', (error) => pipeline.destroy(error));
+    source.pipe(pipeline);
+    return {
+      stream: pipeline.toFormat(options.format === 'jpg' ? 'jpeg' : options.format),
+      contentType: FORMATS[options.format],
+    };
+  }
+}
+
+interface ConversionOptions {
+  width?: number;
+  height?: number;
+  format: Format;
+  cropToFit: boolean;
+}
+
+/** width/height 1..4096 (at least one; both for cropToFit), format jpg|png|webp|gif (default jpg). */
+export function conversionOptionsOrThrow(query: Record<string, unknown>): ConversionOptions {
+  const width = sideOrThrow(query.width, 'width');
+  const height = sideOrThrow(query.height, 'height');
+  if (width === undefined && height === undefined) throw new BadRequest('give a width, a height or both');
+  const rawFormat = query.format ?? 'jpg';
+  if (typeof rawFormat !== 'string' || !(rawFormat.toLowerCase() in FORMATS)) {
+    throw new BadRequest('format must be one of jpg, png, webp, gif');
+  }
+  const rawCrop = query.cropToFit ?? 'false';
+  if (typeof rawCrop !== 'string' || !/^(true|false)$/i.test(rawCrop))
+    throw new BadRequest('cropToFit must be true or false');
+  const cropToFit = rawCrop.toLowerCase() === 'true';
+  if (cropToFit && (width === undefined || height === undefined)) {
+    throw new BadRequest('cropToFit needs both a width and a height');
+  }
+  return { width, height, format: rawFormat.toLowerCase() as Format, cropToFit };
+}
+
+function sideOrThrow(raw: unknown, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (
+    typeof raw !== 'string' ||
+    !/^\d{1,5}$/.test(raw) ||
+    Number(raw) < 1 ||
+    Number(raw) > MAX_CONVERSION_SIDE
+  ) {
+    throw new BadRequest(`${name} must be a whole number from 1 to ${MAX_CONVERSION_SIDE}`);
+  }
+  return Number(raw);
+}

@@ -1,0 +1,189 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AccessGrants, ActorUser } from '@dam/access';
+import {
+  AfterApproval,
+  AssetApprovalSteps,
+  AssetReader,
+  editOutcome,
+  PlacedAsset,
+  uploadOutcome,
+} from '@dam/assets';
+import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
+import { CheckoutService } from '@dam/checkout';
+import {
+  BadRequest,
+  Forbidden,
+  LanguageService,
+  NotFound,
+  ObjectStorage,
+  safeFilename,
+  sizeLimited,
+  StoredObject,
+  uploadFilenameOrThrow,
+} from '@dam/platform';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { EntityManager } from 'typeorm';
+import { AssetFilesRepository, FileValue, NewFile, SwitchFacts } from './asset-files.repository';
+import { ContentObjects } from './content-objects';
+import { assetTypeOf, contentTypeOf, SNIFF_BYTES } from './content-types';
+import { EmbeddedDataReader } from './embedded-data.reader';
+import { AssetFileEntity } from './entities/asset-file.entity';
+import { RenditionsService } from './renditions.service';
+
+/** A content upload as it arrived (spec 4.5.7). */
+export interface ContentUpload {
+  body: Readable;
+  contentType?: string;
+  contentDisposition?: string;
+  /** `Upload-As-New-Version` */
+  asNewVersion?: string;
+  /** `X-Copy-Temp-Chunked-File` */
+  copyTempFile?: string;
+  /** `extractEmbeddedData` */
+  extractEmbeddedData?: unknown;
+}
+
+/** Where the bytes of an upload come from: the body, or the chunks of a temp file. */
+export type ContentSource = (key: string) => Promise<StoredObject>;
+
+/**
+ * Content uploads (DESIGN §7): the bytes are written under a fresh key first, then one transaction makes
+ * them the asset's current file (or its pending one) and updates the file attributes and `type`, then
+ * the replaced objects are deleted. A failed upload deletes its partial object and changes nothing.
+ */
+@Injectable()
+export class AssetUploadsService implements OnModuleInit {
+  constructor(
+    private readonly files: AssetFilesRepository,
+    private readonly reader: AssetReader,
+    private readonly checkouts: CheckoutService,
+    private readonly catalog: AttributesCatalog,
+    private readonly languages: LanguageService,
+    private readonly storage: ObjectStorage,
+    private readonly objects: ContentObjects,
+    private readonly embedded: EmbeddedDataReader,
+    private readonly renditions: RenditionsService,
+    private readonly approvalSteps: AssetApprovalSteps,
+  ) {}
+
+  onModuleInit(): void {
+    this.approvalSteps.register((manager, assetId) => this.approvePendingFile(manager, assetId));
+  }
+
+  async upload(actor: ActorUser, id: number, upload: ContentUpload, source?: ContentSource): Promise<void> {
+    const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
+    const asNewVersion = booleanOrThrow(upload.asNewVersion, 'the Upload-As-New-Version header');
+    const extract = booleanOrThrow(upload.extractEmbeddedData, 'extractEmbeddedData');
+    const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
+    const mode = contentModeOrThrow(actor, grants, placed);
+    await this.checkouts.assertEditableBy(actor, id);
+
+    const key = `assets/${id}/${randomUUID()}`;
+    const stored = await this.store(key, source ?? ((target) => this.fromBody(target, upload.body)));
+    try {
+      const head = await this.objects.prefix(key, stored.size, SNIFF_BYTES);
+      const file: NewFile = {
+        storageKey: key,
+        originalFilename: filename,
+        contentType: contentTypeOf(filename, head),
+        size: stored.size,
+        sha256: stored.sha256,
+        uploadedByUserId: actor.id,
+      };
+      if (mode === 'approval') {
+        const pending = await this.files.storePending(id, file, asNewVersion);
+        if (pending === undefined) throw gone(id);
+        await this.objects.discard(pending.obsoleteKeys);
+        return;
+      }
+      const extra = extract ? await this.embedded.valuesOf(key, stored.size) : [];
+      const switched = await this.files.switchTo(id, file, asNewVersion, await this.factsOf(file, extra));
+      if (switched === undefined) throw gone(id);
+      await this.objects.discard(switched.obsoleteKeys);
+      this.renditions.generateLater(id, switched.fileId, file.contentType);
+    } catch (error) {
+      await this.objects.discard([key]);
+      throw error;
+    }
+  }
+
+  /** The bytes under `key`, or nothing: a failed write leaves no partial object behind. */
+  private async store(key: string, source: ContentSource): Promise<StoredObject> {
+    try {
+      return await source(key);
+    } catch (error) {
+      await this.objects.discard([key]);
+      throw error;
+    }
+  }
+
+  private async fromBody(key: string, body: Readable): Promise<StoredObject> {
+    // No size limit: the limiter only turns a client that gives up mid-body into a failed stream.
+    const limited = sizeLimited(body, Number.MAX_SAFE_INTEGER, () => new BadRequest('the file is too large'));
+    return this.storage.put(key, limited.stream, { contentType: 'application/octet-stream' });
+  }
+
+  /** `type`, original filename and file size, plus any values read from embedded data. */
+  private async factsOf(
+    file: Pick<NewFile, 'contentType' | 'originalFilename' | 'size'>,
+    extra: FileValue[],
+  ): Promise<SwitchFacts> {
+    const language = this.languages.readLanguage();
+    const [name, size] = await Promise.all([
+      this.catalog.byStaticName(SystemAttribute.OriginalFilename, language),
+      this.catalog.byStaticName(SystemAttribute.FileSize, language),
+    ]);
+    const values: FileValue[] = extra.filter(
+      (value) => value.attributeId !== name?.id && value.attributeId !== size?.id,
+    );
+    if (name !== undefined) values.push({ attributeId: name.id, value: file.originalFilename });
+    if (size !== undefined) values.push({ attributeId: size.id, value: String(file.size) });
+    return { assetType: assetTypeOf(file.contentType), values };
+  }
+
+  /** Approval step: the pending file becomes the current one. */
+  private async approvePendingFile(
+    manager: EntityManager,
+    assetId: number,
+  ): Promise<AfterApproval | undefined> {
+    const pending: AssetFileEntity | null = await this.files.pending(assetId, manager);
+    if (pending === null) return undefined;
+    const switched = await this.files.promotePending(manager, pending, await this.factsOf(pending, []));
+    return async () => {
+      await this.objects.discard(switched.obsoleteKeys);
+      this.renditions.generateLater(assetId, switched.fileId, pending.contentType);
+    };
+  }
+}
+
+/**
+ * Edit on every level replaces the content at once; edit-with-approval where edit is missing stores it
+ * pending. The uploader of an asset that is not live yet may also upload under their upload permission.
+ */
+function contentModeOrThrow(
+  actor: ActorUser,
+  grants: AccessGrants,
+  placed: PlacedAsset,
+): 'direct' | 'approval' {
+  const { asset, accessLevelIds } = placed;
+  const live = asset.submitted && !asset.uploadPending;
+  if (asset.addedByUserId === actor.id && !live && uploadOutcome(grants, accessLevelIds) !== 'refused') {
+    return 'direct';
+  }
+  const outcome = editOutcome(grants, accessLevelIds);
+  if (outcome === 'refused')
+    throw new Forbidden('you need edit permission on every access level of the asset');
+  return outcome;
+}
+
+function booleanOrThrow(value: unknown, what: string): boolean {
+  if (value === undefined) return false;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+    return value.trim().toLowerCase() === 'true';
+  throw new BadRequest(`${what} must be true or false`);
+}
+
+function gone(id: number): NotFound {
+  return new NotFound(`asset ${id} does not exist`);
+}

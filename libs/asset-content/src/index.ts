@@ -1,0 +1,4 @@
+export * from './asset-content.module';
+export * from './entities/asset-file.entity';
+export * from './entities/asset-rendition.entity';
+export * from './renditions.service';
