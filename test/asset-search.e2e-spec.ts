@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
-import { assetFactory, ATTRIBUTE, idsOf, SearchWorld } from './helpers/search-fixtures';
+import { assetFactory, ATTRIBUTE, SearchWorld, searcher } from './helpers/search-fixtures';
 import { TestApp } from './helpers/test-app';
 
 describe('GET /rest/asset-search: parameters', () => {
@@ -10,11 +10,7 @@ describe('GET /rest/asset-search: parameters', () => {
   const createAsset = assetFactory(() => t);
   const a: Record<string, number> = {};
 
-  const search = async (query: string, token = t.adminToken): Promise<number[]> => {
-    const response = await api.get(`/rest/asset-search?${query}`, token);
-    expect(response.status).toBe(200);
-    return idsOf(response.body);
-  };
+  const search = searcher(() => t);
   const refused = async (query: string): Promise<string> => {
     const response = await api.get(`/rest/asset-search?${query}`, t.adminToken);
     expect(response.status).toBe(400);
@@ -277,7 +273,7 @@ describe('GET /rest/asset-search: parameters', () => {
         .get(`/rest/asset-search?pageSize=3&page=${page}&keywords=*`, t.adminToken)
         .expect(200);
       expect(response.headers['x-total-count']).toBe('4');
-      seen.push(...idsOf(response.body));
+      seen.push(...(response.body as Array<{ id: number }>).map((summary) => summary.id));
       if (page === 0) expect(response.headers.link).toContain('rel="next"');
     }
     expect(seen).toEqual([a.tower, a.brooklyn, a.creme, a.plain]);

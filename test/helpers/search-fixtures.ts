@@ -104,7 +104,12 @@ export class SearchWorld {
   }
 }
 
-/** Ids of a search response, in order. */
-export function idsOf(body: unknown): number[] {
-  return (body as Array<{ id: number }>).map((summary) => summary.id);
+/** `search(query, token?)`: the ids an asset search answers (200 expected), in order; admin by default. */
+export function searcher(t: () => TestApp) {
+  const api = bearerRequests(t);
+  return async (query: string, token = t().adminToken): Promise<number[]> => {
+    const response = await api.get(`/rest/asset-search?${query}`, token);
+    expect(response.status).toBe(200);
+    return (response.body as Array<{ id: number }>).map((summary) => summary.id);
+  };
 }
