@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { Test } from 'supertest';
+import type { Response, Test } from 'supertest';
 import { bearerRequests } from './bearer-requests';
 import { Grants } from './grant-fixtures';
 import { TestApp } from './test-app';
@@ -67,4 +67,11 @@ export async function defaultLevelWith(t: TestApp, grants: Grants, permissions: 
     users.push(user);
   }
   return { level, users };
+}
+
+/** A supertest parser that keeps the body as a Buffer, whatever its type. */
+export function binaryBody(response: Response, callback: (error: Error | null, body: Buffer) => void): void {
+  const parts: Buffer[] = [];
+  response.on('data', (part: Buffer) => parts.push(part));
+  response.on('end', () => callback(null, Buffer.concat(parts)));
 }
