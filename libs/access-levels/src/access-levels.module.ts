@@ -9,12 +9,20 @@ import { AccessLevelsController } from './access-levels.controller';
 import { AccessLevelsRepository } from './access-levels.repository';
 import { AccessLevelsService } from './access-levels.service';
 import { AccessLevelEntity } from './entities/access-level.entity';
+import { AccessLevelImagesController } from './images/access-level-images.controller';
+import { AccessLevelImagesService } from './images/access-level-images.service';
 
 /** Access levels (spec 4.1): the tree, its texts per language, images, search with counts. */
 @Module({
   imports: [TypeOrmModule.forFeature([AccessLevelEntity]), AccessModule],
-  controllers: [AccessLevelsController, AccessLevelSearchController],
-  providers: [AccessLevelsRepository, AccessLevelReader, AccessLevelsService, AccessLevelMapper],
+  controllers: [AccessLevelsController, AccessLevelSearchController, AccessLevelImagesController],
+  providers: [
+    AccessLevelsRepository,
+    AccessLevelReader,
+    AccessLevelsService,
+    AccessLevelMapper,
+    AccessLevelImagesService,
+  ],
   exports: [AccessLevelsService, AccessLevelMapper],
 })
 export class AccessLevelsModule implements OnModuleInit {

@@ -7,6 +7,7 @@ import { deepestFirst, findCycle, LevelLink } from './access-level-tree';
 import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { AccessLevelEntity } from './entities/access-level.entity';
+import { AccessLevelImagesService } from './images/access-level-images.service';
 
 /** One level to update and how the client named it (by id in the path, or by URL in a bulk PUT). */
 export interface LevelWrite {
@@ -26,6 +27,7 @@ export class AccessLevelsService {
     private readonly reader: AccessLevelReader,
     private readonly languages: LanguageService,
     private readonly urls: UrlService,
+    private readonly images: AccessLevelImagesService,
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -113,6 +115,7 @@ export class AccessLevelsService {
     if (holding !== undefined)
       throw new BadRequest(`access level ${holding} contains assets and cannot be deleted`);
     await this.levels.delete(deepestFirst(chosen, all).map((level) => level.id));
+    await this.images.discard(chosen.flatMap((level) => (level.imageKey === null ? [] : [level.imageKey])));
   }
 
   /**

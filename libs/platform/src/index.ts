@@ -12,6 +12,7 @@ export * from './http/paging';
 export * from './http/root-links';
 export * from './http/url.service';
 export * from './http/url-list';
+export * from './http/upload';
 export * from './platform.module';
 export * from './storage/object-storage.port';
 export * from './i18n/language.service';
