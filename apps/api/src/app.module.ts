@@ -12,6 +12,8 @@ import { LightboxesModule } from '@dam/lightboxes';
 import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
 import { PublishingModule } from '@dam/publishing';
 import { SearchModule } from '@dam/search';
+import { SignedUrlsModule } from '@dam/signed-urls';
+import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { HealthController } from './health/health.controller';
 import { OAuthController } from './oauth/oauth.controller';
 import { RootController } from './root/root.controller';
@@ -35,6 +37,8 @@ export class AppModule {
         LightboxesModule,
         SearchModule,
         PublishingModule,
+        TempChunkedFilesModule,
+        SignedUrlsModule,
       ],
       controllers: [RootController, HealthController, OAuthController],
       providers: [

@@ -21,3 +21,4 @@ export * from './users/user.mapper';
 export * from './groups/group.mapper';
 export * from './groups/groups.service';
 export * from './permissions/asset-counts';
+export * from './auth/signed-url.authenticator';

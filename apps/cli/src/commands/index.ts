@@ -4,11 +4,13 @@ import { createUserCommand } from './create-user.command';
 import { helpCommand } from './help.command';
 import { issueTokenCommand } from './issue-token.command';
 import { migrateCommand } from './migrate.command';
+import { purgeTempFilesCommand } from './purge-temp-files.command';
 
 export const COMMANDS: CliCommand[] = [
   migrateCommand,
   createUserCommand,
   createClientCommand,
   issueTokenCommand,
+  purgeTempFilesCommand,
   helpCommand(() => COMMANDS),
 ];

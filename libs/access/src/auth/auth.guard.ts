@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppConfig, Unauthorized } from '@dam/platform';
+import { AppConfig, Unauthorized, UrlSigner } from '@dam/platform';
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
@@ -8,15 +8,17 @@ import { UsersRepository } from '../users/users.repository';
 import { AuthenticatedRequest, Principal } from './actor';
 import { ActorService, toActor } from './actor.service';
 import { IS_PUBLIC } from './public.decorator';
+import { SignedUrlAuthenticator } from './signed-url.authenticator';
 
 /**
  * Deny by default: every route needs a valid bearer token, or a request from DAM_TRUSTED_NETWORKS
- * (which acts as the application user), unless marked @Public(). Then `?userId=` is resolved to the
- * actor under the impersonation rules.
+ * (which acts as the application user), or a signed URL (GET/HEAD without a token, acting as its signer),
+ * unless marked @Public(). Then `?userId=` is resolved to the actor under the impersonation rules.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly trusted: BlockList;
+  private readonly signedUrls: SignedUrlAuthenticator;
 
   constructor(
     private readonly reflector: Reflector,
@@ -24,7 +26,9 @@ export class AuthGuard implements CanActivate {
     private readonly users: UsersRepository,
     private readonly actors: ActorService,
     config: AppConfig,
+    signer: UrlSigner,
   ) {
+    this.signedUrls = new SignedUrlAuthenticator(signer, users);
     this.trusted = new BlockList();
     for (const cidr of config.trustedNetworks) {
       const [address, bits] = cidr.split('/');
@@ -53,6 +57,7 @@ export class AuthGuard implements CanActivate {
       if (user === undefined) throw new Unauthorized('the access token is missing, invalid, expired or revoked');
       return { user, via: 'token' };
     }
+    if (this.signedUrls.presentsSignature(request)) return this.signedUrls.authenticate(request);
     if (this.isTrusted(request.socket.remoteAddress)) {
       const application = await this.users.findApplicationUser();
       if (application !== null) return { user: toActor(application), via: 'trusted-network' };

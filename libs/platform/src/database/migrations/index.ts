@@ -2,6 +2,7 @@ import { Foundation1732258800000 } from './1732258800000-foundation';
 import { TreesAndAssets1732262400000 } from './1732262400000-trees-and-assets';
 import { Attributes1732266000000 } from './1732266000000-attributes';
 import { AssetAttributes1732269600000 } from './1732269600000-asset-attributes';
+import { TempChunkedFiles1732273200000 } from './1732273200000-temp-chunked-files';
 import { CheckoutLightboxes1732276800000 } from './1732276800000-checkout-lightboxes';
 import { SearchIndex1732280400000 } from './1732280400000-search-index';
 import { PublishingActions1732284000000 } from './1732284000000-publishing-actions';
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   TreesAndAssets1732262400000,
   Attributes1732266000000,
   AssetAttributes1732269600000,
+  TempChunkedFiles1732273200000,
   CheckoutLightboxes1732276800000,
   SearchIndex1732280400000,
   PublishingActions1732284000000,

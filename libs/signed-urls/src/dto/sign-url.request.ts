@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+
+/** Signed URLs live at most a week (also the longest presigned URL S3 allows). */
+export const MAX_EXPIRY_SECONDS = 7 * 24 * 3600;
+
+export class SignUrlRequest {
+  @ApiProperty({ description: 'absolute URL of a resource below this service\'s REST root' })
+  @IsDefined({ message: 'url is required' })
+  @IsString({ message: 'url must be a string' })
+  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  url: string;
+
+  @ApiProperty({ minimum: 1, maximum: MAX_EXPIRY_SECONDS })
+  @IsDefined({ message: 'expirySeconds is required' })
+  @IsInt({ message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
+  @Min(1, { message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
+  @Max(MAX_EXPIRY_SECONDS, { message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
+  expirySeconds: number;
+}

@@ -1,0 +1,2 @@
+export * from './signed-urls.module';
+export * from './sign-url.service';

@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import type { Response } from 'express';
+import { SignUrlRequest } from './dto/sign-url.request';
+import { SignUrlService } from './sign-url.service';
+
+@ApiTags('signed URLs')
+@ApiBearerAuth()
+@Controller('rest/sign-url')
+export class SignUrlController {
+  constructor(private readonly signing: SignUrlService) {}
+
+  /** 303 to the signed URL (also given in the body, for clients that do not follow redirects). */
+  @Post()
+  @HttpCode(303)
+  sign(
+    @Actor() actor: ActorUser,
+    @Body() body: SignUrlRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): { url: string } {
+    const url = this.signing.sign(actor, body.url, body.expirySeconds);
+    response.location(url);
+    return { url };
+  }
+}

@@ -1,0 +1,47 @@
+import { Logger } from '@nestjs/common';
+import { UnsupportedMediaType } from '@dam/platform';
+import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+const logger = new Logger('StreamedResponse');
+
+/**
+ * The request itself as the stream of raw body bytes. Bodies of the types the global parser reads
+ * (JSON, forms, XML) are gone by now, so those are refused: raw bytes are sent as application/octet-stream
+ * (any other type passes through untouched).
+ */
+export function rawBodyOrThrow(request: Request): Readable {
+  // The body parsers read the whole stream of the types they parse; nothing else reads it before us.
+  if (request.readableEnded) {
+    throw new UnsupportedMediaType(
+      `a chunk is raw bytes: send it as application/octet-stream, not ${request.headers['content-type'] ?? 'a parsed type'}`,
+    );
+  }
+  return request;
+}
+
+/** The Content-Length the client announced, when it announced a valid one. */
+export function declaredLength(request: Request): number | undefined {
+  const header = request.headers['content-length'];
+  if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
+  return Number(header);
+}
+
+/**
+ * Streams `body` as the response. Once bytes have gone out, a failure can only cut the connection:
+ * the client sees fewer bytes than Content-Length announced.
+ */
+export async function sendStream(request: Request, response: Response, body: Readable): Promise<void> {
+  if (request.method === 'HEAD') {
+    body.destroy();
+    response.end();
+    return;
+  }
+  try {
+    await pipeline(body, response);
+  } catch (error) {
+    logger.warn(`response to ${request.method} ${request.path} cut short: ${error instanceof Error ? error.message : String(error)}`);
+    response.destroy();
+  }
+}

@@ -1,0 +1,29 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import { BadRequest, NotFound } from '@dam/platform';
+import type { Request } from 'express';
+import { isTempFileId, MAX_CHUNK_INDEX } from '../temp-file-id';
+
+/** A temp file id in a path: anything but a lowercase UUID v4 names no temp file (404). */
+@Injectable()
+export class TempFileIdPipe implements PipeTransform<string, string> {
+  transform(raw: string): string {
+    if (!isTempFileId(raw)) throw new NotFound(`temp chunked file ${raw.slice(0, 40)} does not exist`);
+    return raw;
+  }
+}
+
+export function parseChunkIndex(raw: unknown): number {
+  const index = typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(index) || index > MAX_CHUNK_INDEX) {
+    throw new BadRequest(`the chunk number must be a whole number from 0 to ${MAX_CHUNK_INDEX}`);
+  }
+  return index;
+}
+
+/**
+ * The `:index` path segment as a chunk number: 0 to 99999 in plain digits, else 400. A decorator rather
+ * than a pipe, because the global ValidationPipe would first turn `0x1` or `1e3` into numbers.
+ */
+export const ChunkIndex = createParamDecorator((_data: unknown, context: ExecutionContext): number =>
+  parseChunkIndex(context.switchToHttp().getRequest<Request>().params.index),
+);

@@ -1,0 +1,202 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ActorUser, isPrivileged } from '@dam/access';
+import { AppConfig, BadRequest, NotFound, ObjectStorage, PayloadTooLarge, UrlService } from '@dam/platform';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { limitBytes } from './byte-limit';
+import { TempChunkEntity } from './entities/temp-chunk.entity';
+import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
+import { TempChunkedFilesRepository } from './temp-chunked-files.repository';
+import { isTempFileId, tempFilePrefix } from './temp-file-id';
+
+export interface StoredChunk {
+  index: number;
+  size: number;
+}
+
+export interface TempFileContent {
+  /** Sum of the chunk sizes: the exact length of `body`. */
+  size: number;
+  /** The chunks in index order, each object opened only when the previous one has been read. */
+  body: Readable;
+}
+
+const PURGE_BATCH = 200;
+
+/**
+ * Temp chunked files: created empty, filled by numbered chunks in any order, read back as the
+ * concatenation of the chunks present, deleted by their user or purged when untouched for
+ * DAM_TEMP_FILE_TTL_HOURS. Only the creator and admins (or the application user) may use one; to
+ * anyone else it does not exist (404), so ids never leak.
+ *
+ * Each chunk upload writes a fresh object first, then switches the chunk row to it, then deletes the
+ * object it replaced: a crash leaves at worst an orphan object under the file's prefix, removed with
+ * the file.
+ */
+@Injectable()
+export class TempChunkedFilesService {
+  private readonly logger = new Logger('TempChunkedFiles');
+
+  constructor(
+    private readonly files: TempChunkedFilesRepository,
+    private readonly storage: ObjectStorage,
+    private readonly config: AppConfig,
+    private readonly urls: UrlService,
+  ) {}
+
+  async create(actor: ActorUser, now = new Date()): Promise<TempChunkedFileEntity> {
+    const file = Object.assign(new TempChunkedFileEntity(), {
+      id: randomUUID(),
+      createdByUserId: actor.id,
+      createdAt: now,
+      touchedAt: now,
+    });
+    await this.files.insert(file);
+    return file;
+  }
+
+  /** Stores chunk `index` from `body`, replacing an earlier upload of that index. */
+  async putChunk(
+    actor: ActorUser,
+    id: string,
+    index: number,
+    body: Readable,
+    declaredLength?: number,
+  ): Promise<StoredChunk> {
+    await this.usableFileOrThrow(actor, id);
+    const max = this.config.maxChunkBytes;
+    const tooLarge = (): PayloadTooLarge => new PayloadTooLarge(`a chunk may hold at most ${max} bytes`);
+    if (declaredLength !== undefined && declaredLength > max) throw tooLarge();
+    const key = `${tempFilePrefix(id)}${index}-${randomBytes(8).toString('hex')}`;
+    const limited = limitBytes(body, max, {
+      tooLarge,
+      interrupted: () => new BadRequest('the chunk upload was interrupted before its end'),
+    });
+    let size: number;
+    try {
+      size = (await this.storage.put(key, limited)).size;
+    } catch (error) {
+      await this.deleteObjectQuietly(key); // a partial object, if the store kept one
+      throw error;
+    }
+    const outcome = await this.files.switchChunk({ fileId: id, index, storageKey: key, size, at: new Date() });
+    if (!outcome.switched) {
+      await this.deleteObjectQuietly(key);
+      throw notFound(id);
+    }
+    if (outcome.replacedKey !== undefined) await this.deleteObjectQuietly(outcome.replacedKey);
+    return { index, size };
+  }
+
+  /** The chunks present, concatenated in index order. */
+  async read(actor: ActorUser, id: string): Promise<TempFileContent> {
+    await this.usableFileOrThrow(actor, id);
+    const chunks = await this.files.listChunks(id);
+    return {
+      size: chunks.reduce((sum, chunk) => sum + chunk.size, 0),
+      body: this.concatenated(chunks),
+    };
+  }
+
+  async delete(actor: ActorUser, id: string): Promise<void> {
+    const file = await this.files.findById(id);
+    if (file === null || !mayUse(actor, file)) throw notFound(id);
+    if (await this.files.delete(id)) await this.storage.deletePrefix(tempFilePrefix(id));
+  }
+
+  /**
+   * For content uploads (X-Copy-Temp-Chunked-File): the storage keys of the file's chunks in index
+   * order. A file that does not exist or is not the actor's is a bad header value: 400.
+   */
+  async chunkKeysOrThrow(actor: ActorUser, id: string): Promise<string[]> {
+    const file = isTempFileId(id) ? await this.files.findById(id) : null;
+    if (file === null || !mayUse(actor, file)) {
+      throw new BadRequest(`temp chunked file ${id.slice(0, 40)} does not exist or is not yours`);
+    }
+    await this.files.touch(id, new Date());
+    return (await this.files.listChunks(id)).map((chunk) => chunk.storageKey);
+  }
+
+  /** The id in a temp chunked file URL; 400 when the URL names something else. */
+  parseUrlOrThrow(url: unknown): string {
+    const id = this.urls.matchRest(url, 'temp-chunked-files/:id')?.id;
+    if (id === undefined || !isTempFileId(id)) {
+      const shown = typeof url === 'string' ? `"${url.slice(0, 200)}"` : 'the value';
+      throw new BadRequest(`${shown} is not a temp chunked file URL`);
+    }
+    return id;
+  }
+
+  /**
+   * Removes files untouched for DAM_TEMP_FILE_TTL_HOURS before `now`, with their objects, then objects
+   * left under `temp/` by files that no longer exist (a crash between the row and the objects). Returns
+   * how many files were removed.
+   */
+  async purgeStale(now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.config.tempFileTtlHours * 3_600_000);
+    let removed = 0;
+    for (;;) {
+      const ids = await this.files.findStaleIds(cutoff, PURGE_BATCH);
+      for (const id of ids) {
+        // Only if still stale: a chunk may have arrived since the query.
+        if (!(await this.files.deleteIfStale(id, cutoff))) continue;
+        await this.storage.deletePrefix(tempFilePrefix(id));
+        removed += 1;
+      }
+      if (ids.length < PURGE_BATCH) break;
+    }
+    const orphans = await this.sweepOrphans();
+    if (removed > 0 || orphans > 0) {
+      this.logger.log(`purged ${removed} stale temp chunked files and the objects of ${orphans} deleted ones`);
+    }
+    return removed;
+  }
+
+  /** Deletes the objects of temp files whose row is gone. Rows are created before any object, so these are garbage. */
+  private async sweepOrphans(): Promise<number> {
+    const seen = new Set<string>();
+    for await (const key of this.storage.list('temp/')) {
+      const id = key.split('/')[1];
+      if (id !== undefined && isTempFileId(id)) seen.add(id);
+    }
+    const existing = await this.files.existingIds([...seen]);
+    const orphans = [...seen].filter((id) => !existing.has(id));
+    for (const id of orphans) await this.storage.deletePrefix(tempFilePrefix(id));
+    return orphans.length;
+  }
+
+  /** The file when the actor may use it, touched now; 404 otherwise. */
+  private async usableFileOrThrow(actor: ActorUser, id: string): Promise<TempChunkedFileEntity> {
+    const file = await this.files.findById(id);
+    if (file === null || !mayUse(actor, file)) throw notFound(id);
+    await this.files.touch(id, new Date());
+    return file;
+  }
+
+  private concatenated(chunks: TempChunkEntity[]): Readable {
+    const storage = this.storage;
+    async function* bytes(): AsyncGenerator<Buffer> {
+      for (const chunk of chunks) {
+        for await (const data of await storage.get(chunk.storageKey)) yield data as Buffer;
+      }
+    }
+    return Readable.from(bytes(), { objectMode: false });
+  }
+
+  private async deleteObjectQuietly(key: string): Promise<void> {
+    try {
+      await this.storage.delete(key);
+    } catch (error) {
+      this.logger.warn(`could not delete ${key} (left for the purge): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** The creator, admins and the application user; nobody once the creator is deleted, but admins. */
+function mayUse(actor: ActorUser, file: TempChunkedFileEntity): boolean {
+  return isPrivileged(actor) || file.createdByUserId === actor.id;
+}
+
+function notFound(id: string): NotFound {
+  return new NotFound(`temp chunked file ${id} does not exist`);
+}

@@ -1,0 +1,9 @@
+import { ObjectStorage } from '@dam/platform';
+import { TestApp } from './test-app';
+
+/** The storage keys of a test app under `prefix`, sorted: to check what an operation left behind. */
+export async function storedKeys(t: TestApp, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of t.app.get(ObjectStorage).list(prefix)) keys.push(key);
+  return keys.sort();
+}
