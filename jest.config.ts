@@ -10,6 +10,8 @@ const shared = {
 // testTimeout and slowTestThreshold are global options: Jest ignores them inside `projects`.
 const config: Config = {
   testTimeout: 120_000,
+  // Each e2e file has its own database and port, so files run side by side (Jest's default is cores - 1).
+  maxWorkers: 2,
   slowTestThreshold: 30,
   projects: [
     {

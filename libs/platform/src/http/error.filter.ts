@@ -30,7 +30,7 @@ export class ErrorFilter implements ExceptionFilter {
       response.setHeader('WWW-Authenticate', hadToken ? 'Bearer error="invalid_token"' : 'Bearer');
     }
     if (reply.status === 503) response.setHeader('Retry-After', '5');
-    if (request.originalUrl.startsWith('/oauth/') && reply.status >= 400 && reply.status < 500) {
+    if (request.originalUrl.startsWith('/oauth/') && reply.status === 400) {
       // The OAuth endpoints speak RFC 6749 5.2 JSON, also for bodies rejected before the handler ran.
       response.status(400).json({ error: 'invalid_request', error_description: reply.message });
       return;
