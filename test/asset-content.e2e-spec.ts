@@ -135,6 +135,10 @@ describe('asset content', () => {
     const before = await get(`${asset}/content`, downloader.token).redirects(0).expect(303);
     expect((await fetchSigned(before.headers.location as string)).body.toString()).toBe('approved content');
     expect(attribute((await get(asset, t.adminToken)).body, 'Original filename')).toBe('old.txt');
+    const queue = await get('/rest/pending-edit-approvals', t.adminToken).expect(200);
+    expect(
+      queue.body.map((entry: { assetInstanceUrl: string }) => new URL(entry.assetInstanceUrl).pathname),
+    ).toContain(asset);
 
     await post(`${asset}/approve`, t.adminToken, {}).expect((response) =>
       expect(response.status).toBeLessThan(300),
@@ -142,6 +146,8 @@ describe('asset content', () => {
     const after = await get(`${asset}/content`, downloader.token).redirects(0).expect(303);
     expect((await fetchSigned(after.headers.location as string)).body.toString()).toBe('proposed content');
     expect(attribute((await get(asset, t.adminToken)).body, 'Original filename')).toBe('new.txt');
+    const emptied = await get('/rest/pending-edit-approvals', t.adminToken).expect(200);
+    expect(emptied.body).toEqual([]);
   });
 
   it('leaves the previous content when an upload is aborted mid-stream', async () => {

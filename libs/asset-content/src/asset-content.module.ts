@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
@@ -23,6 +24,7 @@ import { RenditionsService } from './renditions.service';
     AssetsModule,
     AttributesModule,
     CheckoutModule,
+    TempChunkedFilesModule,
     TypeOrmModule.forFeature([AssetFileEntity, AssetRenditionEntity]),
   ],
   controllers: [AssetContentController, AssetImagesController],

@@ -21,6 +21,7 @@ import {
   StoredObject,
   uploadFilenameOrThrow,
 } from '@dam/platform';
+import { TempChunkedFilesService } from '@dam/temp-chunked-files';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
@@ -65,22 +66,24 @@ export class AssetUploadsService implements OnModuleInit {
     private readonly embedded: EmbeddedDataReader,
     private readonly renditions: RenditionsService,
     private readonly approvalSteps: AssetApprovalSteps,
+    private readonly tempFiles: TempChunkedFilesService,
   ) {}
 
   onModuleInit(): void {
     this.approvalSteps.register((manager, assetId) => this.approvePendingFile(manager, assetId));
   }
 
-  async upload(actor: ActorUser, id: number, upload: ContentUpload, source?: ContentSource): Promise<void> {
+  async upload(actor: ActorUser, id: number, upload: ContentUpload): Promise<void> {
     const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
     const asNewVersion = booleanOrThrow(upload.asNewVersion, 'the Upload-As-New-Version header');
     const extract = booleanOrThrow(upload.extractEmbeddedData, 'extractEmbeddedData');
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const mode = contentModeOrThrow(actor, grants, placed);
     await this.checkouts.assertEditableBy(actor, id);
+    const source = await this.sourceOf(actor, upload);
 
     const key = `assets/${id}/${randomUUID()}`;
-    const stored = await this.store(key, source ?? ((target) => this.fromBody(target, upload.body)));
+    const stored = await this.store(key, source);
     try {
       const head = await this.objects.prefix(key, stored.size, SNIFF_BYTES);
       const file: NewFile = {
@@ -106,6 +109,18 @@ export class AssetUploadsService implements OnModuleInit {
       await this.objects.discard([key]);
       throw error;
     }
+  }
+
+  /** The chunks of the temp file named by `X-Copy-Temp-Chunked-File` (which remains), else the body. */
+  private async sourceOf(actor: ActorUser, upload: ContentUpload): Promise<ContentSource> {
+    if (upload.copyTempFile === undefined) return (key) => this.fromBody(key, upload.body);
+    const chunkKeys = await this.tempFiles.chunkKeysOrThrow(
+      actor,
+      this.tempFiles.parseUrlOrThrow(upload.copyTempFile),
+    );
+    if (chunkKeys.length === 0) throw new BadRequest('the temp chunked file has no chunks');
+    upload.body.resume();
+    return (key) => this.storage.concatenate(chunkKeys, key);
   }
 
   /** The bytes under `key`, or nothing: a failed write leaves no partial object behind. */

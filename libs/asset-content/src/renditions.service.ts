@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ObjectStorage } from '@dam/platform';
 import { randomUUID } from 'node:crypto';
 import sharp, { OutputInfo } from 'sharp';
@@ -21,7 +21,7 @@ export const RENDITION_SIZES: Record<RenditionKind, number> = {
  * logged, never thrown; a file replaced meanwhile discards what was generated from it.
  */
 @Injectable()
-export class RenditionsService {
+export class RenditionsService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Renditions');
   private readonly running = new Set<Promise<void>>();
 
@@ -44,8 +44,8 @@ export class RenditionsService {
     this.running.add(work);
   }
 
-  /** Waits for generations under way (shutdown, tests). */
-  async idle(): Promise<void> {
+  /** Generations under way finish before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all([...this.running]);
   }
 

@@ -68,10 +68,11 @@ export class AssetWritesRepository {
     return this.pendingIds('a.upload_pending = :pendingTrue AND a.submitted = :pendingTrue', condition, page);
   }
 
-  /** Ids of assets with edits awaiting approval that satisfy `condition`. */
+  /** Ids of assets with edits or a content file awaiting approval that satisfy `condition`. */
   pendingEditIds(condition: AssetCondition | undefined, page?: { offset: number; limit: number }) {
     return this.pendingIds(
-      'EXISTS (SELECT 1 FROM asset_pending_edits pe WHERE pe.asset_id = a.id)',
+      '(EXISTS (SELECT 1 FROM asset_pending_edits pe WHERE pe.asset_id = a.id) OR ' +
+        'EXISTS (SELECT 1 FROM asset_files pf WHERE pf.asset_id = a.id AND pf.is_pending = :pendingTrue))',
       condition,
       page,
     );
