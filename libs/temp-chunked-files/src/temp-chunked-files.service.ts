@@ -1,9 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
-import { AppConfig, BadRequest, NotFound, ObjectStorage, PayloadTooLarge, UrlService } from '@dam/platform';
+import {
+  AppConfig,
+  BadRequest,
+  NotFound,
+  ObjectStorage,
+  PayloadTooLarge,
+  sizeLimited,
+  UrlService,
+} from '@dam/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { limitBytes } from './byte-limit';
 import { TempChunkEntity } from './entities/temp-chunk.entity';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 import { TempChunkedFilesRepository } from './temp-chunked-files.repository';
@@ -68,13 +75,9 @@ export class TempChunkedFilesService {
     const tooLarge = (): PayloadTooLarge => new PayloadTooLarge(`a chunk may hold at most ${max} bytes`);
     if (declaredLength !== undefined && declaredLength > max) throw tooLarge();
     const key = `${tempFilePrefix(id)}${index}-${randomBytes(8).toString('hex')}`;
-    const limited = limitBytes(body, max, {
-      tooLarge,
-      interrupted: () => new BadRequest('the chunk upload was interrupted before its end'),
-    });
     let size: number;
     try {
-      size = (await this.storage.put(key, limited)).size;
+      size = (await this.storage.put(key, sizeLimited(body, max, tooLarge).stream)).size;
     } catch (error) {
       await this.deleteObjectQuietly(key); // a partial object, if the store kept one
       throw error;

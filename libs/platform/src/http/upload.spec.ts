@@ -59,6 +59,12 @@ describe('sizeLimited', () => {
     expect(source.readableEnded).toBe(true);
   });
 
+  it('keeps a failure that happens before anyone consumes the stream, for the consumer to see', async () => {
+    const { stream } = sizeLimited(Readable.from(['abc', 'def']), 2, () => new Error('too large'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect(text(stream)).rejects.toThrow('too large');
+  });
+
   it('fails when the source breaks off', async () => {
     const source = new Readable({ read() {} });
     const { stream } = sizeLimited(source, 100, () => new Error('too large'));

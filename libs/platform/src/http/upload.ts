@@ -86,6 +86,9 @@ export function sizeLimited(source: Readable, maxBytes: number, tooLarge: () => 
       callback(tooLarge());
     },
   });
+  // The limit may be passed before the consumer attaches (it often awaits a file open first): keep the
+  // error on the stream (`errored`, which pipeline and finished report) instead of crashing the process.
+  limiter.on('error', () => undefined);
   source.once('end', () => (ended = true));
   source.once('error', (error) => limiter.destroy(error));
   source.once('close', () => {

@@ -41,7 +41,11 @@ export async function sendStream(request: Request, response: Response, body: Rea
   try {
     await pipeline(body, response);
   } catch (error) {
-    logger.warn(`response to ${request.method} ${request.path} cut short: ${error instanceof Error ? error.message : String(error)}`);
+    // A client that stops reading is routine; a store that fails mid-stream is worth a warning.
+    const clientLeft = (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
+    const message = `response to ${request.method} ${request.path} cut short: ${error instanceof Error ? error.message : String(error)}`;
+    if (clientLeft) logger.debug(message);
+    else logger.warn(message);
     response.destroy();
   }
 }
