@@ -1,0 +1,163 @@
+import { ObjectStorage } from '@dam/platform';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import request from 'supertest';
+import { fetchSigned } from './helpers/content-fixtures';
+import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
+import { startObjectStore, TestObjectStore } from './helpers/object-store';
+import { streamRequest } from './helpers/raw-http';
+import { TestApp } from './helpers/test-app';
+
+jest.setTimeout(180_000);
+
+const ROOT = path.resolve(__dirname, '..');
+const MiB = 1024 * 1024;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The API as a separate process (ts-node, nothing built), so that it can be killed outright. */
+class ServiceProcess {
+  private child: ChildProcess | undefined;
+  baseUrl = '';
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, PORT: String(port) },
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const ready = await fetch(`${this.baseUrl}/rest`).then(
+        (response) => response.status === 401,
+        () => false,
+      );
+      if (ready) return;
+      if (Date.now() > deadline || this.child.exitCode !== null) throw new Error('the service did not start');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  kill(): Promise<void> {
+    const child = this.child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  async token(clientId: string, clientSecret: string): Promise<string> {
+    const response = await request(this.baseUrl)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret })
+      .expect(200);
+    return response.body.access_token as string;
+  }
+}
+
+/** DESIGN §7: a crash in the middle of an upload leaves the previous content served and nothing half-written. */
+describe('asset content after a crash during an upload', () => {
+  let database: TestDatabase;
+  let store: TestObjectStore | undefined;
+  let service: ServiceProcess;
+  const clientId = 'crash-client';
+  const clientSecret = randomBytes(18).toString('base64url');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
+    const env: Record<string, string> = {
+      DAM_DATA_DIR: database.dataDir,
+      DAM_CLIENT_ID: clientId,
+      DAM_CLIENT_SECRET: clientSecret,
+      DAM_LOG_REQUESTS: 'false',
+      DAM_DATABASE_CONNECT_RETRIES: '0',
+      DAM_JOBS_ENABLED: 'false',
+      ...store?.env,
+    };
+    if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
+    service = new ServiceProcess(env);
+  });
+  afterAll(async () => {
+    await service?.kill();
+    await store?.stop();
+    await database?.drop();
+  });
+
+  it('serves the previous content after SIGKILL mid-upload and a restart', async () => {
+    await service.start();
+    let token = await service.token(clientId, clientSecret);
+    const http = () => request(service.baseUrl);
+    const created = await http()
+      .post('/rest/assets')
+      .auth(token, { type: 'bearer' })
+      .send({ accessLevels: [{ id: 1 }] })
+      .expect(201);
+    const asset = new URL(created.headers.location as string).pathname;
+    const put = (body: Readable, size: number) =>
+      streamRequest('PUT', `${service.baseUrl}${asset}/content`, {
+        token,
+        body,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': 'attachment; filename="file.bin"',
+          'content-length': String(size),
+        },
+      });
+    expect((await put(Readable.from([Buffer.from('before the crash')]), 16)).status).toBe(200);
+
+    let sent = 0;
+    const slow = new Readable({
+      read() {
+        sent += 1;
+        setTimeout(() => this.push(Buffer.alloc(MiB, sent % 256)), 5);
+      },
+    });
+    const interrupted = put(slow, 512 * MiB).catch((error: unknown) => error);
+    while (sent < 32) await new Promise((resolve) => setTimeout(resolve, 20));
+    await service.kill();
+    // The connection dies with the service (jest's realm makes instanceof Error unreliable here).
+    expect(String(await interrupted)).toMatch(/Error/);
+
+    await service.start();
+    token = await service.token(clientId, clientSecret);
+    const redirect = await http()
+      .get(`${asset}/content`)
+      .auth(token, { type: 'bearer' })
+      .redirects(0)
+      .expect(303);
+    expect((await fetchSigned(redirect.headers.location as string)).body.toString()).toBe('before the crash');
+    const versions = await http().get(`${asset}/versions`).auth(token, { type: 'bearer' }).expect(200);
+    expect(versions.body).toHaveLength(1);
+    await service.kill();
+
+    // Only the committed object is reachable in storage (an in-process app on the same data).
+    const inspector = await TestApp.start({ database, env: { ...store?.env } });
+    try {
+      const keys: string[] = [];
+      for await (const key of inspector.app.get(ObjectStorage).list(`assets/${asset.split('/').pop()}/`))
+        keys.push(key);
+      expect(keys).toHaveLength(1);
+    } finally {
+      await inspector.close();
+    }
+  });
+});
