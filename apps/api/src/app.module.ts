@@ -1,4 +1,4 @@
-import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccessModule } from '@dam/access';
@@ -9,7 +9,7 @@ import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
 import { CheckoutModule } from '@dam/checkout';
 import { LightboxesModule } from '@dam/lightboxes';
-import { AppConfig, ErrorFilter, PlatformModule } from '@dam/platform';
+import { AppConfig, AppValidationPipe, ErrorFilter, PlatformModule } from '@dam/platform';
 import { PublishingModule } from '@dam/publishing';
 import { SearchModule } from '@dam/search';
 import { SignedUrlsModule } from '@dam/signed-urls';
@@ -45,12 +45,7 @@ export class AppModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
           provide: APP_PIPE,
-          useValue: new ValidationPipe({
-            whitelist: true,
-            transform: true,
-            forbidUnknownValues: false,
-            validationError: { target: false, value: false },
-          }),
+          useValue: new AppValidationPipe(),
         },
       ],
     };

@@ -25,3 +25,4 @@ export * from './storage/object-key';
 export * from './storage/url-signer';
 export * from './text/search-tokens';
 export * from './storage/storage.health';
+export * from './http/validation.pipe';
