@@ -1,77 +1,17 @@
 import { ObjectStorage } from '@dam/platform';
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import * as net from 'node:net';
-import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import request from 'supertest';
 import { fetchSigned } from './helpers/content-fixtures';
 import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { startObjectStore, TestObjectStore } from './helpers/object-store';
 import { streamRequest } from './helpers/raw-http';
+import { ServiceProcess } from './helpers/service-process';
 import { TestApp } from './helpers/test-app';
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '..');
 const MiB = 1024 * 1024;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The API as a separate process (ts-node, nothing built), so that it can be killed outright. */
-class ServiceProcess {
-  private child: ChildProcess | undefined;
-  baseUrl = '';
-
-  constructor(private readonly env: Record<string, string>) {}
-
-  async start(): Promise<void> {
-    const port = await freePort();
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    this.child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, ...this.env, PORT: String(port) },
-      stdio: 'ignore',
-    });
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const ready = await fetch(`${this.baseUrl}/rest`).then(
-        (response) => response.status === 401,
-        () => false,
-      );
-      if (ready) return;
-      if (Date.now() > deadline || this.child.exitCode !== null) throw new Error('the service did not start');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-
-  kill(): Promise<void> {
-    const child = this.child;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
-  }
-
-  async token(clientId: string, clientSecret: string): Promise<string> {
-    const response = await request(this.baseUrl)
-      .post('/oauth/token')
-      .type('form')
-      .send({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret })
-      .expect(200);
-    return response.body.access_token as string;
-  }
-}
 
 /** DESIGN §7: a crash in the middle of an upload leaves the previous content served and nothing half-written. */
 describe('asset content after a crash during an upload', () => {

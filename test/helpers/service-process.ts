@@ -1,0 +1,73 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import request from 'supertest';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The API as a separate process (ts-node, nothing built), so that it can be killed outright. */
+export class ServiceProcess {
+  private child: ChildProcess | undefined;
+  baseUrl = '';
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, PORT: String(port) },
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const ready = await fetch(`${this.baseUrl}/rest`).then(
+        (response) => response.status === 401,
+        () => false,
+      );
+      if (ready) return;
+      if (Date.now() > deadline || this.child.exitCode !== null) throw new Error('the service did not start');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** Resident memory of the process in bytes (Linux /proc): its peak so far (VmHWM) or now (VmRSS). */
+  async rss(field: 'VmHWM' | 'VmRSS' = 'VmHWM'): Promise<number | undefined> {
+    const pid = this.child?.pid;
+    if (pid === undefined) return undefined;
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+    return match === null ? undefined : Number(match[1]) * 1024;
+  }
+
+  kill(): Promise<void> {
+    const child = this.child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  async token(clientId: string, clientSecret: string): Promise<string> {
+    const response = await request(this.baseUrl)
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret })
+      .expect(200);
+    return response.body.access_token as string;
+  }
+}
