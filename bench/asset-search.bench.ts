@@ -1,0 +1,314 @@
+/**
+ * Times GET /rest/asset-search over 1,000,000 assets with 10 attribute values each on MySQL/MariaDB,
+ * over HTTP: a keyword search, an attribute filter with sort, a category filter and a deep page
+ * (page 500 of 100), as the application user and, for the keyword search, as a user who may view a
+ * quarter of the access levels. Prints p50/p95 and the EXPLAIN of the SQL behind each request.
+ *
+ *   npx ts-node -r tsconfig-paths/register --transpile-only bench/asset-search.bench.ts [--assets N] [--keep]
+ *
+ * DAM_TEST_MYSQL_URL (default mysql://dam_test:dam_test@127.0.0.1:3306) names the server; a fresh
+ * database `dam_bench_<time>` is created, migrated by booting the app, seeded with LOAD DATA (see
+ * asset-search-seed.ts) and dropped at the end (`--keep` keeps it). Results: bench/results/asset-search.md.
+ */
+import { INestApplication } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createConnection } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { AppConfig, LanguageService } from '@dam/platform';
+import { assetVisibilityCondition, PermissionsService } from '@dam/access';
+import { AttributesCatalog } from '@dam/attributes';
+import {
+  AssetSearchRepository,
+  parseSearchCriteria,
+  parseSearchOrder,
+  QueryParams,
+  SearchPlanner,
+} from '@dam/search';
+import { createApp } from '../apps/api/src/create-app';
+import { AttributeRole, REGIONS, seed, SeedPlan, WORDS } from './asset-search-seed';
+
+const SERVER_URL = (process.env.DAM_TEST_MYSQL_URL ?? 'mysql://dam_test:dam_test@127.0.0.1:3306').replace(
+  /\/+$/,
+  '',
+);
+const WARM_UP = 5;
+const RUNS = 50;
+const LEVELS = 20;
+const TOP_CATEGORIES = 20;
+const CHILD_CATEGORIES = 9;
+
+async function main(): Promise<void> {
+  const keep = process.argv.includes('--keep');
+  const sizeArg = process.argv.indexOf('--assets');
+  const assetCount = sizeArg > 0 ? Number(process.argv[sizeArg + 1]) : 1_000_000;
+  const database = `dam_bench_${Date.now().toString(36)}`;
+  const admin = await createConnection(SERVER_URL);
+  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-'));
+  const clientSecret = randomBytes(18).toString('base64url');
+  let app: INestApplication | undefined;
+  try {
+    const config = AppConfig.fromEnv({
+      DATABASE_URL: `${SERVER_URL}/${database}`,
+      DAM_DATA_DIR: dataDir,
+      DAM_CLIENT_ID: 'bench-client',
+      DAM_CLIENT_SECRET: clientSecret,
+      DAM_LOG_REQUESTS: 'false',
+      DAM_JOBS_ENABLED: 'false',
+    });
+    app = await createApp(config, ['error', 'warn']);
+    await app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const token = await clientToken(base, clientSecret);
+    const call = api(base, token);
+
+    const seedLog: string[] = [];
+    const started = performance.now();
+    const plan = await planLibrary(call, app.get(DataSource), assetCount);
+    const viewer = await call('POST', `/rest/users?username=bench-viewer-${Date.now()}`);
+    const group = await call('POST', '/rest/groups', {
+      name: 'bench viewers',
+      accessLevelPermissions: plan.levelIds
+        .slice(0, LEVELS / 4)
+        .map((id) => ({ accessLevelUrl: `${base}/rest/access-levels/${id}`, permissions: ['view'] })),
+    });
+    await call('PUT', `/rest/users/${viewer.id}`, { groupIds: [group.id] });
+    const loader = await createConnection(`${SERVER_URL}/${database}`);
+    await seed(loader, plan, (line) => {
+      seedLog.push(line);
+      console.log(line);
+    });
+    await loader.end();
+    const seedSeconds = (performance.now() - started) / 1000;
+
+    const keyword = WORDS[99]; // rank 100 of 4,096 on a 1/r skew: about 1.5% of assets
+    const category = plan.categoryIds[TOP_CATEGORIES + 3];
+    const a = plan.attributes;
+    const scenarios: Array<[string, string]> = [
+      ['keyword search', `keywords=${keyword}`],
+      ['keyword search, two words AND, prefix', `keywords=${keyword}+${WORDS[4].slice(0, 4)}*`],
+      ['keyword search as a user viewing 1/4 of the levels', `keywords=${keyword}&userId=${viewer.id}`],
+      [
+        'attribute filter with sort',
+        `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}&sortDescending=true`,
+      ],
+      ['category filter', `descriptiveCategoryForm.categoryIds=${category}`],
+      [
+        'category filter with descendants',
+        `descriptiveCategoryForm.categoryIds=${plan.categoryIds[0]}&includeImplicitCategoryMembers=true`,
+      ],
+      ['deep page (page 500 of 100), no filter', 'page=500&pageSize=100'],
+    ];
+    const rows: string[] = [];
+    const plans: string[] = [];
+    for (const [label, query] of scenarios) {
+      const { times, total } = await time(`${base}/rest/asset-search?${query}`, token);
+      rows.push(
+        `| ${label} | \`${decodeURIComponent(query)}\` | ${total} | ${fmt(percentile(times, 50))} | ${fmt(percentile(times, 95))} |`,
+      );
+      console.log(rows[rows.length - 1]);
+      plans.push(`### ${label}\n\n${await explain(app, query, viewer.id)}`);
+    }
+    const report = renderReport(rows, plans, seedLog, seedSeconds, assetCount);
+    fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+    fs.writeFileSync(path.join(__dirname, 'results', 'asset-search.md'), report);
+    console.log(report);
+  } finally {
+    await app?.close();
+    if (!keep) await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+type Call = (method: string, url: string, body?: unknown) => Promise<{ id: number }>;
+
+function api(base: string, token: string): Call {
+  return async (method, url, body) => {
+    const response = await fetch(base + url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: number };
+  };
+}
+
+/** Levels, categories and custom attributes through the API (they are few); assets come by LOAD DATA. */
+async function planLibrary(call: Call, dataSource: DataSource, assets: number): Promise<SeedPlan> {
+  const levelIds: number[] = [];
+  for (let i = 0; i < LEVELS; i++)
+    levelIds.push((await call('POST', '/rest/access-levels', { name: `Level ${i + 1}` })).id);
+  const categoryIds: number[] = [];
+  for (let i = 0; i < TOP_CATEGORIES; i++)
+    categoryIds.push((await call('POST', '/rest/categories', { name: `Category ${i + 1}` })).id);
+  for (const parent of categoryIds.slice(0, TOP_CATEGORIES)) {
+    for (let j = 0; j < CHILD_CATEGORIES; j++) {
+      const response = await call('POST', '/rest/categories', {
+        name: `Sub ${parent}.${j + 1}`,
+        parent: `/rest/categories/${parent}`,
+      });
+      categoryIds.push(response.id);
+    }
+  }
+  const custom = async (label: string, typeId: number): Promise<{ id: number; typeId: number }> => ({
+    id: (await call('POST', '/rest/attributes', { label, typeId, isKeywordSearchable: typeId === 1 })).id,
+    typeId,
+  });
+  const system: Array<{ id: number | string; static_name: string; type_id: number | string }> =
+    await dataSource.query('SELECT id, static_name, type_id FROM attributes WHERE static_name IS NOT NULL');
+  const byName = (name: string) => {
+    const row = system.find((candidate) => candidate.static_name === name);
+    if (row === undefined) throw new Error(`no system attribute ${name}`);
+    return { id: Number(row.id), typeId: Number(row.type_id) };
+  };
+  const attributes: Record<AttributeRole, { id: number; typeId: number }> = {
+    title: byName('title'),
+    description: byName('description'),
+    keywords: byName('keywords'),
+    filename: byName('originalFilename'),
+    fileSize: byName('fileSize'),
+    colour: await custom('Colour', 6),
+    region: await custom('Region', 6),
+    rank: await custom('Rank', 8),
+    shot: await custom('Shot on', 3),
+    notes: await custom('Notes', 1),
+  };
+  return { assets, levelIds, categoryIds, attributes };
+}
+
+/** EXPLAIN of the count and the page query the service runs for `query` (as the application user). */
+async function explain(app: INestApplication, query: string, viewerId: number): Promise<string> {
+  const params = QueryParams.fromQueryString(query);
+  const planner = app.get(SearchPlanner);
+  const repository = app.get(AssetSearchRepository);
+  const attributes = await app.get(AttributesCatalog).all(app.get(LanguageService).defaultLanguage);
+  const sql = await planner.plan(parseSearchCriteria(params), attributes);
+  if (params.single('userId') !== undefined) {
+    const viewer = { id: viewerId, username: 'bench-viewer', isAdmin: false, isApplication: false };
+    const visible = assetVisibilityCondition(
+      viewer,
+      await app.get(PermissionsService).grantsFor(viewer),
+      'a',
+    );
+    if (visible !== undefined) {
+      sql.where.push(visible.sql);
+      Object.assign(sql.params, visible.params);
+    }
+  }
+  const order = parseSearchOrder(params);
+  const page = Number(params.single('page') ?? 0);
+  const size = Number(params.single('pageSize') ?? 100);
+  const dataSource = app.get(DataSource);
+  const out: string[] = [];
+  const count = repository.base(sql).select('COUNT(*)', 'total');
+  const pageQuery = repository.pageQuery(
+    sql,
+    planner.sort(order, attributes),
+    order.descending,
+    page * size,
+    size,
+  );
+  for (const [name, builder] of [
+    ['count', count],
+    ['page', pageQuery],
+  ] as const) {
+    const [text, values] = builder.getQueryAndParameters();
+    const rows: Array<Record<string, unknown>> = await dataSource.query(`EXPLAIN ${text}`, values);
+    out.push(
+      `${name}: \`${text}\`\n\n| id | select_type | table | type | key | rows | Extra |\n|---|---|---|---|---|---|---|`,
+    );
+    for (const row of rows)
+      out.push(
+        `| ${row.id} | ${row.select_type} | ${row.table} | ${row.type} | ${row.key ?? ''} | ${row.rows} | ${row.Extra ?? ''} |`,
+      );
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+async function clientToken(base: string, secret: string): Promise<string> {
+  const response = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'bench-client',
+      client_secret: secret,
+    }),
+  });
+  if (!response.ok) throw new Error(`token: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function time(url: string, token: string): Promise<{ times: number[]; total: string }> {
+  const times: number[] = [];
+  let total = '';
+  for (let i = 0; i < WARM_UP + RUNS; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await response.json();
+    const elapsed = performance.now() - started;
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    if (i >= WARM_UP) times.push(elapsed);
+    total = response.headers.get('x-total-count') ?? '';
+  }
+  return { times, total };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function fmt(ms: number): string {
+  return `${ms.toFixed(1)} ms`;
+}
+
+function renderReport(
+  rows: string[],
+  plans: string[],
+  seedLog: string[],
+  seedSeconds: number,
+  assets: number,
+): string {
+  return [
+    '# asset-search benchmark',
+    '',
+    '```',
+    `npx ts-node -r tsconfig-paths/register --transpile-only bench/asset-search.bench.ts${assets === 1_000_000 ? '' : ` --assets ${assets}`}`,
+    '```',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ` +
+      `Node ${process.version}, MariaDB from DAM_TEST_MYSQL_URL with its stock settings (innodb_buffer_pool_size 128 MiB).`,
+    '',
+    `Data: ${assets.toLocaleString('en')} assets with 10 attribute values each (title 3 words, description 4, keywords 2, ` +
+      `notes 1 from 4,096 pseudo-words on a 1/r skew; filename, file size, colour (12 list values), region (50), rank 0-999, ` +
+      `shot date), one of ${LEVELS} access levels and one of ${TOP_CATEGORIES * (1 + CHILD_CATEGORIES)} categories each; 3% unsubmitted, ` +
+      `2% awaiting approval. Seeded in ${seedSeconds.toFixed(0)} s:`,
+    '',
+    ...seedLog.map((line) => `- ${line}`),
+    '',
+    `${RUNS} sequential requests over HTTP after ${WARM_UP} warm-up requests; client and server share the machine. ` +
+      'Each request runs the COUNT for X-Total-Count, the page of ids, and the batch loads of the page (values, links, users).',
+    '',
+    '| request | query | X-Total-Count | p50 | p95 |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    '## Query plans (EXPLAIN of the count and page queries)',
+    '',
+    ...plans,
+  ].join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
