@@ -22,12 +22,19 @@ export class ServiceProcess {
   private child: ChildProcess | undefined;
   baseUrl = '';
 
-  constructor(private readonly env: Record<string, string>) {}
+  /** `compiled`: run the build in dist/ (`npm run build` first) instead of the sources through ts-node. */
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly compiled = false,
+  ) {}
 
   async start(): Promise<void> {
     const port = await freePort();
     this.baseUrl = `http://127.0.0.1:${port}`;
-    this.child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts'], {
+    const entry = this.compiled
+      ? ['dist/apps/api/src/main.js']
+      : ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts'];
+    this.child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(port) },
       stdio: 'ignore',
