@@ -134,7 +134,9 @@ describe('asset content', () => {
     await upload(asset, approvalEditor.token, Buffer.from('proposed content'), 'new.txt').expect(200);
     const before = await get(`${asset}/content`, downloader.token).redirects(0).expect(303);
     expect((await fetchSigned(before.headers.location as string)).body.toString()).toBe('approved content');
-    expect(attribute((await get(asset, t.adminToken)).body, 'Original filename')).toBe('old.txt');
+    const pending = (await get(asset, t.adminToken)).body;
+    expect(attribute(pending, 'Original filename')).toBe('old.txt');
+    expect(pending.approved).toBe(false);
     const queue = await get('/rest/pending-edit-approvals', t.adminToken).expect(200);
     expect(
       queue.body.map((entry: { assetInstanceUrl: string }) => new URL(entry.assetInstanceUrl).pathname),
@@ -145,7 +147,9 @@ describe('asset content', () => {
     );
     const after = await get(`${asset}/content`, downloader.token).redirects(0).expect(303);
     expect((await fetchSigned(after.headers.location as string)).body.toString()).toBe('proposed content');
-    expect(attribute((await get(asset, t.adminToken)).body, 'Original filename')).toBe('new.txt');
+    const approved = (await get(asset, t.adminToken)).body;
+    expect(attribute(approved, 'Original filename')).toBe('new.txt');
+    expect(approved.approved).toBe(true);
     const emptied = await get('/rest/pending-edit-approvals', t.adminToken).expect(200);
     expect(emptied.body).toEqual([]);
   });

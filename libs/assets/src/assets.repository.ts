@@ -7,7 +7,6 @@ import {
   AssetCategoryEntity,
   AssetParentEntity,
 } from './entities/asset-links.entity';
-import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 
 /** An asset with the access levels every permission decision needs. */
@@ -70,7 +69,7 @@ export class AssetsRepository {
         .getRepository(AssetParentEntity)
         .find({ where: { assetId }, order: { parentId: 'ASC' } }),
       this.dataSource.getRepository(AssetAttributeValueEntity).findBy({ assetId, language: In(languages) }),
-      this.dataSource.getRepository(AssetPendingEditEntity).existsBy({ assetId }),
+      this.hasPendingParts(assetId),
       this.usernameOf(placed.asset.addedByUserId),
     ]);
     return {
@@ -81,6 +80,19 @@ export class AssetsRepository {
       hasPendingEdit: pending,
       addedByUsername: username,
     };
+  }
+
+  /**
+   * Whether any part of the asset awaits edit approval: attribute edits, or a file uploaded with
+   * edit-with-approval (`asset_files.is_pending`, written by the content area). One query either way.
+   */
+  private async hasPendingParts(assetId: number): Promise<boolean> {
+    const rows: Array<{ pending: number | string }> = await this.dataSource.query(
+      'SELECT (SELECT COUNT(*) FROM asset_pending_edits WHERE asset_id = ?) + ' +
+        '(SELECT COUNT(*) FROM asset_files WHERE asset_id = ? AND is_pending = ?) AS pending',
+      [assetId, assetId, true],
+    );
+    return Number(rows[0]?.pending ?? 0) > 0;
   }
 
   async levelFacts(ids: number[]): Promise<LevelFacts[]> {
