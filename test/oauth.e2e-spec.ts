@@ -381,9 +381,21 @@ describe('OAuth token expiry', () => {
   });
 
   it('a refresh token still gets a fresh access token after the access token expired', async () => {
-    // The admin token of the harness lives one second too.
-    t.adminToken = await t.clientCredentialsToken();
-    const user = await t.createUser();
+    // Admin tokens live one second here too: take a fresh one right before each admin request, so a
+    // slow machine cannot let it expire in between.
+    const username = `expiry-${Date.now()}`;
+    const password = 'a long enough password';
+    const created = await t.http
+      .post('/rest/users')
+      .query({ username })
+      .auth(await t.clientCredentialsToken(), { type: 'bearer' })
+      .expect(201);
+    await t.http
+      .put(`/rest/users/${created.body.id}`)
+      .auth(await t.clientCredentialsToken(), { type: 'bearer' })
+      .send({ password })
+      .expect(200);
+    const user = { username, password };
     const login = await postForm(t, '/oauth/token', {
       grant_type: 'password',
       username: user.username,
