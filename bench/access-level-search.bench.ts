@@ -9,22 +9,13 @@
  * database `dam_bench_<time>` is created, migrated by booting the app, seeded with multi-row INSERTs and
  * dropped at the end (`--keep` keeps it). Results go to bench/results/access-level-search.md.
  */
-import { INestApplication } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '@dam/platform';
-import { createApp } from '../apps/api/src/create-app';
+import { fmt, percentile, withMysqlBenchApp } from './mysql-bench-app';
 
-const SERVER_URL = (process.env.DAM_TEST_MYSQL_URL ?? 'mysql://dam_test:dam_test@127.0.0.1:3306').replace(
-  /\/+$/,
-  '',
-);
 const TOP = 10;
 const MIDDLE_PER_TOP = 9;
 const LEAVES_PER_MIDDLE = 10; // 10 + 90 + 900 = 1,000 levels
@@ -41,26 +32,7 @@ interface Level {
 
 async function main(): Promise<void> {
   const keep = process.argv.includes('--keep');
-  const database = `dam_bench_${Date.now().toString(36)}`;
-  const admin = await createConnection(SERVER_URL);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-'));
-  const clientSecret = randomBytes(18).toString('base64url');
-  let app: INestApplication | undefined;
-  try {
-    const config = AppConfig.fromEnv({
-      DATABASE_URL: `${SERVER_URL}/${database}`,
-      DAM_DATA_DIR: dataDir,
-      DAM_CLIENT_ID: 'bench-client',
-      DAM_CLIENT_SECRET: clientSecret,
-      DAM_LOG_REQUESTS: 'false',
-      DAM_JOBS_ENABLED: 'false',
-    });
-    app = await createApp(config, ['error', 'warn']);
-    await app.listen(0, '127.0.0.1');
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const token = await clientToken(base, clientSecret);
-
+  await withMysqlBenchApp(keep, async ({ app, base, token }) => {
     const seedStarted = performance.now();
     const dataSource = app.get(DataSource);
     const levels = await seedLevels(dataSource);
@@ -88,26 +60,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     fs.writeFileSync(path.join(__dirname, 'results', 'access-level-search.md'), report);
     console.log(report);
-  } finally {
-    await app?.close();
-    if (!keep) await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function clientToken(base: string, secret: string): Promise<string> {
-  const response = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'bench-client',
-      client_secret: secret,
-    }),
   });
-  if (!response.ok) throw new Error(`token: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** 10 top levels, 9 below each (every third with its own permissions), 10 below each of those. */
@@ -235,15 +188,6 @@ function countNodes(nodes: Array<{ children?: unknown[] }>): number {
     (sum, node) => sum + 1 + countNodes((node.children ?? []) as Array<{ children?: unknown[] }>),
     0,
   );
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function fmt(ms: number): string {
-  return `${ms.toFixed(1)} ms`;
 }
 
 function renderReport(rows: string[], seedSeconds: number, visibleTops: number): string {

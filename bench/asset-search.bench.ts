@@ -11,15 +11,13 @@
  * asset-search-seed.ts) and dropped at the end (`--keep` keeps it). Results: bench/results/asset-search.md.
  */
 import { INestApplication } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { AppConfig, LanguageService } from '@dam/platform';
+import { LanguageService } from '@dam/platform';
 import { assetVisibilityCondition, PermissionsService } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
 import {
@@ -29,13 +27,9 @@ import {
   QueryParams,
   SearchPlanner,
 } from '@dam/search';
-import { createApp } from '../apps/api/src/create-app';
+import { fmt, percentile, SERVER_URL, withMysqlBenchApp } from './mysql-bench-app';
 import { AttributeRole, REGIONS, seed, SeedPlan, WORDS } from './asset-search-seed';
 
-const SERVER_URL = (process.env.DAM_TEST_MYSQL_URL ?? 'mysql://dam_test:dam_test@127.0.0.1:3306').replace(
-  /\/+$/,
-  '',
-);
 const WARM_UP = 5;
 const RUNS = 50;
 const LEVELS = 20;
@@ -46,25 +40,7 @@ async function main(): Promise<void> {
   const keep = process.argv.includes('--keep');
   const sizeArg = process.argv.indexOf('--assets');
   const assetCount = sizeArg > 0 ? Number(process.argv[sizeArg + 1]) : 1_000_000;
-  const database = `dam_bench_${Date.now().toString(36)}`;
-  const admin = await createConnection(SERVER_URL);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-'));
-  const clientSecret = randomBytes(18).toString('base64url');
-  let app: INestApplication | undefined;
-  try {
-    const config = AppConfig.fromEnv({
-      DATABASE_URL: `${SERVER_URL}/${database}`,
-      DAM_DATA_DIR: dataDir,
-      DAM_CLIENT_ID: 'bench-client',
-      DAM_CLIENT_SECRET: clientSecret,
-      DAM_LOG_REQUESTS: 'false',
-      DAM_JOBS_ENABLED: 'false',
-    });
-    app = await createApp(config, ['error', 'warn']);
-    await app.listen(0, '127.0.0.1');
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const token = await clientToken(base, clientSecret);
+  await withMysqlBenchApp(keep, async ({ app, base, token, database }) => {
     const call = api(base, token);
 
     const seedLog: string[] = [];
@@ -118,12 +94,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     fs.writeFileSync(path.join(__dirname, 'results', 'asset-search.md'), report);
     console.log(report);
-  } finally {
-    await app?.close();
-    if (!keep) await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 type Call = (method: string, url: string, body?: unknown) => Promise<{ id: number }>;
@@ -233,20 +204,6 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
   return out.join('\n');
 }
 
-async function clientToken(base: string, secret: string): Promise<string> {
-  const response = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'bench-client',
-      client_secret: secret,
-    }),
-  });
-  if (!response.ok) throw new Error(`token: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
 async function time(url: string, token: string): Promise<{ times: number[]; total: string }> {
   const times: number[] = [];
   let total = '';
@@ -260,15 +217,6 @@ async function time(url: string, token: string): Promise<{ times: number[]; tota
     total = response.headers.get('x-total-count') ?? '';
   }
   return { times, total };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function fmt(ms: number): string {
-  return `${ms.toFixed(1)} ms`;
 }
 
 function renderReport(
