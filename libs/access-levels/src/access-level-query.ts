@@ -26,10 +26,3 @@ export function idsFromQuery(query: Record<string, unknown>, name: string): numb
 export function countScopeOf(userId: unknown): CountScope {
   return userId === undefined || userId === '' ? 'all' : 'visible';
 }
-
-/** A boolean query parameter: absent is false; anything but true/false is a 400. */
-export function booleanQuery(raw: unknown, name: string): boolean {
-  if (raw === undefined || raw === '') return false;
-  if (raw === 'true' || raw === 'false') return raw === 'true';
-  throw new BadRequest(`${name} must be true or false`);
-}

@@ -18,7 +18,7 @@ export interface CategorySearchResult {
 }
 
 /**
- * Rules for categories (DESIGN §6): any authenticated user reads the whole tree (categories carry no
+ * Rules for categories (DESIGN §6): every authenticated user reads the whole tree (categories carry no
  * permissions of their own); only admins and the application user change it.
  */
 @Injectable()

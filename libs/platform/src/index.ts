@@ -26,3 +26,4 @@ export * from './storage/url-signer';
 export * from './text/search-tokens';
 export * from './storage/storage.health';
 export * from './http/validation.pipe';
+export * from './http/boolean-query';

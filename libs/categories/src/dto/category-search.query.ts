@@ -1,4 +1,4 @@
-import { BadRequest, parseOptionalId } from '@dam/platform';
+import { BadRequest, parseOptionalId, readBooleanQuery } from '@dam/platform';
 
 /** The query of GET /rest/category-search (spec 4.2); `userId` is resolved to the actor by the auth guard. */
 export interface CategorySearchQuery {
@@ -8,12 +8,8 @@ export interface CategorySearchQuery {
 
 export function readCategorySearchQuery(query: Record<string, unknown>): CategorySearchQuery {
   if (Array.isArray(query.parentId)) throw new BadRequest('parentId must be given once');
-  return { parentId: parseOptionalId(query.parentId, 'parentId'), count: readBoolean(query.count, 'count') };
-}
-
-function readBoolean(raw: unknown, name: string): boolean {
-  if (raw === undefined || raw === '') return false;
-  const value = typeof raw === 'string' ? raw.toLowerCase() : undefined;
-  if (value !== 'true' && value !== 'false') throw new BadRequest(`${name} must be true or false`);
-  return value === 'true';
+  return {
+    parentId: parseOptionalId(query.parentId, 'parentId'),
+    count: readBooleanQuery(query.count, 'count'),
+  };
 }
