@@ -19,10 +19,19 @@ function once(stop: () => Promise<void>): () => Promise<void> {
   return () => (stopping ??= stop());
 }
 
+/** An s3rver that a test can take down and bring back (on the same port, with the same objects). */
+export interface RestartableObjectStore extends TestObjectStore {
+  /** The server stops: open connections are cut and new ones refused; the objects stay on disk. */
+  pause(): Promise<void>;
+  /** The server serves again, on the same port. */
+  resume(): Promise<void>;
+}
+
 /** The part of @20minutes/s3rver (untyped) used here. */
 interface S3rverServer {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
+  httpServer?: { closeAllConnections(): void };
 }
 type S3rverClass = new (options: {
   port: number;
@@ -44,12 +53,37 @@ export async function startObjectStore(): Promise<TestObjectStore> {
     : startS3rver(bucket);
 }
 
-async function startS3rver(bucket: string): Promise<TestObjectStore> {
+/**
+ * A fresh bucket on an in-process @20minutes/s3rver, whatever MINIO_ENDPOINT says: for tests that stop
+ * and restart the store (fault tests), which a shared real MinIO cannot do for them.
+ */
+export async function startS3rver(
+  bucket = `dam-test-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`,
+): Promise<RestartableObjectStore> {
   const S3rver = createRequire(__filename)('@20minutes/s3rver') as S3rverClass;
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-s3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, resetOnClose: false });
-  const { port } = await server.run();
+  const serve = async (port: number): Promise<{ server: S3rverServer; port: number }> => {
+    const server = new S3rver({ port, address: '127.0.0.1', silent: true, directory, resetOnClose: false });
+    return { server, port: (await server.run()).port };
+  };
+  const first = await serve(0);
+  const port = first.port;
+  let server = first.server;
+  let running = true;
+  const halt = async (): Promise<void> => {
+    if (!running) return;
+    running = false;
+    const closed = server.close();
+    server.httpServer?.closeAllConnections();
+    await closed;
+  };
   return {
+    pause: halt,
+    resume: async () => {
+      if (running) return;
+      ({ server } = await serve(port));
+      running = true;
+    },
     env: {
       STORAGE_DRIVER: 'minio',
       MINIO_ENDPOINT: '127.0.0.1',
@@ -60,7 +94,7 @@ async function startS3rver(bucket: string): Promise<TestObjectStore> {
       MINIO_BUCKET: bucket,
     },
     stop: once(async () => {
-      await server.close();
+      await halt();
       fs.rmSync(directory, { recursive: true, force: true });
     }),
   };

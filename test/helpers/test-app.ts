@@ -21,6 +21,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Boot on this database (e.g. one the CLI prepared) instead of a fresh one; close() leaves it to its owner. */
   database?: TestDatabase;
+  /** On the mysql matrix, use this object store (its owner stops it) instead of a fresh one. */
+  objectStore?: TestObjectStore;
 }
 
 /**
@@ -37,6 +39,7 @@ export class TestApp {
   private database: TestDatabase;
   private ownsDatabase = true;
   private objectStore: TestObjectStore | undefined;
+  private ownsObjectStore = true;
   private userCounter = 0;
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
@@ -89,7 +92,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     await this.app?.close();
-    await this.objectStore?.stop();
+    if (this.ownsObjectStore) await this.objectStore?.stop();
     if (this.ownsDatabase) await this.database?.drop();
   }
 
@@ -107,7 +110,8 @@ export class TestApp {
     };
     if (this.database.databaseUrl !== undefined) env.DATABASE_URL = this.database.databaseUrl;
     if (matrix === 'mysql') {
-      this.objectStore = await startObjectStore();
+      this.ownsObjectStore = options.objectStore === undefined;
+      this.objectStore = options.objectStore ?? (await startObjectStore());
       Object.assign(env, this.objectStore.env);
     }
     this.config = AppConfig.fromEnv({ ...env, ...options.env });

@@ -1,14 +1,19 @@
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'ECONNABORTED',
   'ETIMEDOUT',
   'EHOSTUNREACH',
+  'ENETUNREACH',
   'ENOTFOUND',
+  'EAI_AGAIN',
   'EPIPE',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS',
   'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
   'SQLITE_BUSY',
   'SQLITE_IOERR',
   'ServiceUnavailable',
@@ -27,6 +32,7 @@ export function isUnavailableError(error: unknown, depth = 0): boolean {
   };
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   if (name === 'ConnectionIsNotSetError' || name === 'CannotConnectAlreadyConnectedError') return true;
-  if (typeof message === 'string' && /Pool is closed|connection is in closed state/i.test(message)) return true;
+  // mysql2 raises these without a code once a connection or the pool is gone.
+  if (typeof message === 'string' && /Pool is closed|in closed state/i.test(message)) return true;
   return isUnavailableError(driverError, depth + 1) || isUnavailableError(cause, depth + 1);
 }

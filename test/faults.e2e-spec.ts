@@ -1,0 +1,213 @@
+import type { Response } from 'supertest';
+import { bearerRequests, pathOf } from './helpers/bearer-requests';
+import { contentRequests, fetchSigned } from './helpers/content-fixtures';
+import { createTestDatabase, TestDatabase } from './helpers/databases';
+import { RestartableObjectStore, startS3rver } from './helpers/object-store';
+import { defaultAccessLevelId } from './helpers/permission-fixtures';
+import { storedKeys } from './helpers/stored-keys';
+import { TcpProxy } from './helpers/tcp-proxy';
+import { TestApp } from './helpers/test-app';
+
+jest.setTimeout(60_000);
+
+/** A generous "refused fast" bound: a dependency that is down must not leave clients waiting for minutes. */
+const FAST_MS = 5_000;
+/** How long the API may take to use a dependency again once it is back. */
+const RECOVERY_MS = 20_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Issue 8: the database and the object store stop and come back while the API runs. Inherently about
+ * MariaDB and an S3-compatible store, so this file uses them whatever DAM_TEST_MATRIX says. The shared
+ * MariaDB server is never stopped: the API reaches it through a TCP proxy, and "MySQL stops" is the proxy
+ * closing its listener and cutting every connection. s3rver runs in this process and really stops.
+ */
+describe('faults: MySQL and the object store stop and come back', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let store: RestartableObjectStore;
+  let t: TestApp;
+  let level: number;
+  const { get, post } = bearerRequests(() => t);
+  const { newAsset, upload } = contentRequests(() => t);
+  /** Every status any request of this file saw: none may be a 500. */
+  const statuses: number[] = [];
+  const seen = (response: Response): Response => {
+    statuses.push(response.status);
+    return response;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('mysql');
+    const server = new URL(database.databaseUrl ?? '');
+    proxy = await TcpProxy.listen(server.hostname, Number(server.port === '' ? 3306 : server.port));
+    store = await startS3rver();
+    t = await TestApp.start({
+      matrix: 'mysql',
+      database: { ...database, databaseUrl: proxy.rewrite(database.databaseUrl ?? '') },
+      objectStore: store,
+    });
+    level = await defaultAccessLevelId(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+    await store?.stop();
+    await database?.drop();
+  });
+  afterAll(() => expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]));
+
+  /** Answered 503 in plain text with Retry-After, within the "fast" bound. */
+  async function expectUnavailable(request: () => PromiseLike<Response>, what: string): Promise<void> {
+    const started = Date.now();
+    const response = seen(await request());
+    const elapsed = Date.now() - started;
+    expect({ what, status: response.status }).toEqual({ what, status: 503 });
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.headers['retry-after']).toMatch(/^\d+$/);
+    expect(response.text).toMatch(/temporarily unavailable/);
+    expect(elapsed).toBeLessThan(FAST_MS);
+  }
+
+  /** Retries `request` until it answers `status` or RECOVERY_MS pass; the last answer. */
+  async function pollUntil(request: () => PromiseLike<Response>, status: number): Promise<Response> {
+    const deadline = Date.now() + RECOVERY_MS;
+    for (;;) {
+      const response = seen(await request());
+      if (response.status === status || Date.now() > deadline) return response;
+      await sleep(250);
+    }
+  }
+
+  describe('MySQL stopped mid-run', () => {
+    it('answers 503 fast while the database is gone, /health says down, and recovers without a restart', async () => {
+      const asset = await newAsset(level);
+      const me = await get('/rest/authenticated-user', t.adminToken).expect(200);
+      const lightboxes = `/rest/users/${String(me.body.id)}/lightboxes`;
+      const requests: Array<[string, () => PromiseLike<Response>, number]> = [
+        ['GET asset', () => get(asset, t.adminToken), 200],
+        ['GET access levels', () => get('/rest/access-levels', t.adminToken), 200],
+        ['GET lightboxes', () => get(lightboxes, t.adminToken), 200],
+        ['POST asset', () => post('/rest/assets', t.adminToken, { accessLevels: [{ id: level }] }), 201],
+        ['POST lightbox', () => post(lightboxes, t.adminToken, { name: `box-${Date.now()}` }), 201],
+      ];
+      for (const [, request, status] of requests) expect(seen(await request()).status).toBe(status);
+
+      for (let outage = 1; outage <= 2; outage += 1) {
+        await proxy.stop();
+        for (const [what, request] of requests)
+          await expectUnavailable(request, `${what} (outage ${outage})`);
+        const health = seen(await t.http.get('/health'));
+        expect(health.status).toBe(503);
+        expect(health.body).toMatchObject({
+          error: { database: { status: 'down' } },
+          info: { storage: { status: 'up' } },
+        });
+
+        await proxy.start();
+        for (const [what, request, status] of requests) {
+          expect({ what, status: (await pollUntil(request, status)).status }).toEqual({ what, status });
+        }
+        expect(seen(await t.http.get('/health')).status).toBe(200);
+      }
+    });
+
+    it('answers 503 to requests in flight when their connections are cut, then serves them again', async () => {
+      const asset = await newAsset(level);
+      proxy.freeze(); // MySQL hangs: the queries below wait for answers that do not come
+      let answered = 0;
+      const inFlight = Array.from({ length: 5 }, () =>
+        get(asset, t.adminToken).then((response) => {
+          answered += 1;
+          return seen(response);
+        }),
+      );
+      await sleep(500);
+      expect(answered).toBe(0);
+      const cutAt = Date.now();
+      await proxy.stop();
+      const answers = await Promise.all(inFlight);
+      expect(answers.map((response) => response.status)).toEqual(Array(5).fill(503));
+      expect(Date.now() - cutAt).toBeLessThan(FAST_MS);
+      proxy.thaw();
+      await proxy.start();
+      expect((await pollUntil(() => get(asset, t.adminToken), 200)).status).toBe(200);
+    });
+  });
+
+  describe('object store stopped', () => {
+    const contentOf = async (asset: string): Promise<string> => {
+      const redirect = await get(`${asset}/content`, t.adminToken).redirects(0).expect(303);
+      const fetched = await fetchSigned(redirect.headers.location as string);
+      expect(fetched.status).toBe(200);
+      return fetched.body.toString();
+    };
+    const copyTempFile = (asset: string, tempFileUrl: string) =>
+      t.http
+        .put(`${asset}/content`)
+        .auth(t.adminToken, { type: 'bearer' })
+        .set('Content-Type', 'application/octet-stream')
+        .set('Content-Disposition', 'attachment; filename="assembled.txt"')
+        .set('X-Copy-Temp-Chunked-File', tempFileUrl);
+
+    it('refuses uploads with a 503 while the store is down, keeps the previous content, and takes a retry', async () => {
+      const asset = await newAsset(level);
+      await upload(asset, t.adminToken, Buffer.from('the first content'), 'first.txt').expect(200);
+      const tempFile = await post('/rest/temp-chunked-files', t.adminToken, {}).expect(201);
+      const tempFileUrl = tempFile.headers.location as string;
+      await t.http
+        .put(`${pathOf(tempFileUrl)}/0`)
+        .auth(t.adminToken, { type: 'bearer' })
+        .set('Content-Type', 'application/octet-stream')
+        .send(Buffer.from('from the temp file'))
+        .expect(200);
+
+      await store.pause();
+      try {
+        await expectUnavailable(
+          () => upload(asset, t.adminToken, Buffer.from('the second content'), 'second.txt'),
+          'PUT content',
+        );
+        // "Creating an asset with content": the asset row (database only) and its content from a temp file.
+        const fresh = await newAsset(level);
+        await expectUnavailable(() => copyTempFile(fresh, tempFileUrl), 'PUT content from a temp file');
+        await expectUnavailable(
+          () =>
+            t.http
+              .put(`${pathOf(tempFileUrl)}/1`)
+              .auth(t.adminToken, { type: 'bearer' })
+              .set('Content-Type', 'application/octet-stream')
+              .send(Buffer.from('another chunk')),
+          'PUT temp file chunk',
+        );
+        const health = seen(await t.http.get('/health'));
+        expect(health.status).toBe(503);
+        expect(health.body).toMatchObject({
+          error: { storage: { status: 'down' } },
+          info: { database: { status: 'up' } },
+        });
+
+        // Nothing points at content that was never stored.
+        const versions = seen(await get(`${asset}/versions`, t.adminToken).expect(200));
+        expect(versions.body).toHaveLength(1);
+        expect(versions.body[0]).toMatchObject({ originalFilename: 'first.txt', fileSize: 17 });
+        seen(await get(`${fresh}/content`, t.adminToken).redirects(0).expect(404));
+        expect(seen(await get(`${fresh}/versions`, t.adminToken).expect(200)).body).toEqual([]);
+      } finally {
+        await store.resume();
+      }
+
+      expect((await pollUntil(() => t.http.get('/health'), 200)).status).toBe(200);
+      expect(await contentOf(asset)).toBe('the first content');
+      await upload(asset, t.adminToken, Buffer.from('the second content'), 'second.txt').expect(200);
+      expect(await contentOf(asset)).toBe('the second content');
+      expect(seen(await get(`${asset}/versions`, t.adminToken).expect(200)).body).toHaveLength(1);
+      expect(await storedKeys(t, `assets/${asset.split('/').pop()}/`)).toHaveLength(1);
+
+      const fresh = await newAsset(level);
+      await copyTempFile(fresh, tempFileUrl).expect(200);
+      expect(await contentOf(fresh)).toBe('from the temp file');
+    });
+  });
+});
