@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, editOutcome, VisibleAsset } from '@dam/assets';
-import { BadRequest, Forbidden, NotFound, ObjectStorage, UrlService } from '@dam/platform';
+import { AppConfig, BadRequest, Forbidden, NotFound, ObjectStorage, UrlService } from '@dam/platform';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetFileEntity } from './entities/asset-file.entity';
-
-/** Signed URLs live this long. */
-export const SIGNED_URL_SECONDS = 3600;
 
 /** One entry of `GET /rest/assets/{id}/versions` (docs/api-decisions.md). */
 export interface AssetVersionRepresentation {
@@ -30,6 +27,7 @@ export class AssetDownloadsService {
     private readonly reader: AssetReader,
     private readonly storage: ObjectStorage,
     private readonly urls: UrlService,
+    private readonly config: AppConfig,
   ) {}
 
   async contentUrl(actor: ActorUser, id: number): Promise<string> {
@@ -89,7 +87,7 @@ export class AssetDownloadsService {
 
   private signedUrl(file: AssetFileEntity): Promise<string> {
     return this.storage.signedGetUrl(file.storageKey, {
-      expirySeconds: SIGNED_URL_SECONDS,
+      expirySeconds: this.config.signedUrlTtlSeconds,
       filename: file.originalFilename,
       contentType: file.contentType,
     });

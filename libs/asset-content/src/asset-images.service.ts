@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { BadRequest, NotFound, ObjectStorage } from '@dam/platform';
+import { AppConfig, BadRequest, NotFound, ObjectStorage } from '@dam/platform';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { AssetDownloadsService, SIGNED_URL_SECONDS } from './asset-downloads.service';
+import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';
 import { isConvertibleImage } from './content-types';
 import { RenditionKind } from './entities/asset-rendition.entity';
@@ -38,6 +38,7 @@ export class AssetImagesService {
     private readonly reader: AssetReader,
     private readonly downloads: AssetDownloadsService,
     private readonly storage: ObjectStorage,
+    private readonly config: AppConfig,
   ) {}
 
   async renditionUrl(actor: ActorUser, id: number, kind: RenditionKind): Promise<string> {
@@ -46,7 +47,7 @@ export class AssetImagesService {
     const rendition = await this.files.rendition(id, kind);
     if (rendition === null) throw new NotFound(`asset ${id} has no ${kind} image (yet)`);
     return this.storage.signedGetUrl(rendition.storageKey, {
-      expirySeconds: SIGNED_URL_SECONDS,
+      expirySeconds: this.config.signedUrlTtlSeconds,
       contentType: rendition.contentType,
       filename: `${kind}-${id}.jpg`,
     });

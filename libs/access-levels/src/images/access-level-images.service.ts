@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
 import {
+  AppConfig,
   Forbidden,
   NotFound,
   ObjectStorage,
@@ -16,8 +17,6 @@ import { AccessLevelsRepository } from '../access-levels.repository';
 
 /** Images above this size are refused (413), while streaming. */
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
-
-const SIGNED_URL_SECONDS = 3600;
 
 const IMAGE_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -52,16 +51,17 @@ export class AccessLevelImagesService {
     private readonly levels: AccessLevelsRepository,
     private readonly reader: AccessLevelReader,
     private readonly storage: ObjectStorage,
+    private readonly config: AppConfig,
   ) {}
 
-  /** A signed URL serving the image for an hour, or undefined when the level has none. */
+  /** A signed URL serving the image for DAM_SIGNED_URL_TTL_SECONDS, or undefined when the level has none. */
   async signedUrl(actor: ActorUser, id: number): Promise<string | undefined> {
     const visible = await this.reader.visibleIds(actor);
     const level = visible.includes(id) ? await this.levels.findById(id) : null;
     if (level === null) throw notFound(id);
     if (level.imageKey === null) return undefined;
     return this.storage.signedGetUrl(level.imageKey, {
-      expirySeconds: SIGNED_URL_SECONDS,
+      expirySeconds: this.config.signedUrlTtlSeconds,
       filename: level.imageFilename ?? undefined,
       contentType: level.imageContentType ?? undefined,
     });

@@ -50,6 +50,7 @@ describe('AppConfig.fromEnv', () => {
       expect(config.jobsEnabled).toBe(true);
       expect(config.accessTokenTtlSeconds).toBe(3600);
       expect(config.refreshTokenTtlSeconds).toBe(30 * 24 * 3600);
+      expect(config.signedUrlTtlSeconds).toBe(3600);
       expect(config.maxJsonBodyBytes).toBe(1024 * 1024);
     });
 
@@ -145,6 +146,8 @@ describe('AppConfig.fromEnv', () => {
       ['DAM_ASSET_TYPES_ENABLED', { DAM_ASSET_TYPES_ENABLED: 'sometimes' }],
       ['DAM_TEMP_FILE_TTL_HOURS', { DAM_TEMP_FILE_TTL_HOURS: '-1' }],
       ['DAM_ACCESS_TOKEN_TTL_SECONDS', { DAM_ACCESS_TOKEN_TTL_SECONDS: '0' }],
+      ['DAM_SIGNED_URL_TTL_SECONDS', { DAM_SIGNED_URL_TTL_SECONDS: '0' }],
+      ['DAM_SIGNED_URL_TTL_SECONDS', { DAM_SIGNED_URL_TTL_SECONDS: String(7 * 24 * 3600 + 1) }],
       ['DAM_MAX_JSON_BODY_BYTES', { DAM_MAX_JSON_BODY_BYTES: '10' }],
     ])('%s (%j)', (variable, env) => {
       const error = configError(env);

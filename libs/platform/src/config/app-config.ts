@@ -45,6 +45,8 @@ export class AppConfig {
   jobsEnabled: boolean;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** Lifetime of the download URLs the service hands out (content, versions, renditions, images). */
+  signedUrlTtlSeconds: number;
   maxJsonBodyBytes: number;
   maxChunkBytes: number;
   logRequests: boolean;
@@ -83,6 +85,8 @@ export class AppConfig {
     config.jobsEnabled = read.boolean('DAM_JOBS_ENABLED', true);
     config.accessTokenTtlSeconds = read.integer('DAM_ACCESS_TOKEN_TTL_SECONDS', 3600, 1);
     config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
+    // At most a week: the longest an S3 presigned URL may live.
+    config.signedUrlTtlSeconds = read.integer('DAM_SIGNED_URL_TTL_SECONDS', 3600, 1, 7 * 24 * 3600);
     config.maxJsonBodyBytes = read.integer('DAM_MAX_JSON_BODY_BYTES', 1024 * 1024, 1024);
     config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
     config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
