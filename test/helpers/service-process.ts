@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import request from 'supertest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -21,6 +22,10 @@ function freePort(): Promise<number> {
 export class ServiceProcess {
   private child: ChildProcess | undefined;
   baseUrl = '';
+  /** Set before start(): keep what the process writes to stdout and stderr in `output`. */
+  keepOutput = false;
+  /** Its output lines, each with the time it arrived (Date.now()). */
+  readonly output: Array<{ at: number; line: string }> = [];
 
   /** `compiled`: run the build in dist/ (`npm run build` first) instead of the sources through ts-node. */
   constructor(
@@ -37,8 +42,12 @@ export class ServiceProcess {
     this.child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(port) },
-      stdio: 'ignore',
+      stdio: this.keepOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      if (stream === null) continue;
+      createInterface({ input: stream }).on('line', (line) => this.output.push({ at: Date.now(), line }));
+    }
     const deadline = Date.now() + 90_000;
     for (;;) {
       const ready = await fetch(`${this.baseUrl}/rest`).then(

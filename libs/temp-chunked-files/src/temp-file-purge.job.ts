@@ -1,21 +1,37 @@
-import { Injectable } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
-import { LeaseService } from '@dam/platform';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { AppConfig, LeaseService } from '@dam/platform';
 import { TempChunkedFilesService } from './temp-chunked-files.service';
 
-const EVERY_TEN_MINUTES = 10 * 60_000;
+const DEFAULT_PERIOD_SECONDS = 600;
 
-/** Every 10 minutes, on one instance among those sharing the database: purge stale temp chunked files. */
+/**
+ * Every DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS (10 minutes by default), on one instance among those sharing
+ * the database: purge stale temp chunked files. The lease lasts one period, so the other instances, whose
+ * timers fire at other moments of that period, skip it.
+ */
 @Injectable()
-export class TempFilePurgeJob {
+export class TempFilePurgeJob implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly periodMs: number;
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly leases: LeaseService,
     private readonly files: TempChunkedFilesService,
-  ) {}
+    @Optional() config?: AppConfig,
+  ) {
+    this.periodMs = (config?.tempFilePurgeIntervalSeconds ?? DEFAULT_PERIOD_SECONDS) * 1000;
+  }
 
-  @Interval(EVERY_TEN_MINUTES)
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.run(), this.periodMs);
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
   async run(): Promise<boolean> {
-    return this.leases.runExclusive('temp-file-purge', EVERY_TEN_MINUTES, async () => {
+    return this.leases.runExclusive('temp-file-purge', this.periodMs, async () => {
       await this.files.purgeStale(new Date());
     });
   }

@@ -43,6 +43,8 @@ export class AppConfig {
   languages: string[];
   tempFileTtlHours: number;
   jobsEnabled: boolean;
+  /** Seconds between runs of the temp-file purge; one instance runs it per period (a database lease). */
+  tempFilePurgeIntervalSeconds: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   /** Lifetime of the download URLs the service hands out (content, versions, renditions, images). */
@@ -83,6 +85,7 @@ export class AppConfig {
     config.languages = read.languages('DAM_LANGUAGES');
     config.tempFileTtlHours = read.number('DAM_TEMP_FILE_TTL_HOURS', 24, 0.001);
     config.jobsEnabled = read.boolean('DAM_JOBS_ENABLED', true);
+    config.tempFilePurgeIntervalSeconds = read.integer('DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS', 600, 1);
     config.accessTokenTtlSeconds = read.integer('DAM_ACCESS_TOKEN_TTL_SECONDS', 3600, 1);
     config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
     // At most a week: the longest an S3 presigned URL may live.

@@ -22,7 +22,9 @@ export class LeaseService {
   ) {}
 
   async tryAcquire(name: string, ttlMs: number, now = new Date()): Promise<boolean> {
-    const expiresAt = new Date(now.getTime() + ttlMs);
+    // Whole seconds, rounded up: a DATETIME column keeps no fraction (MariaDB truncates it), and a lease
+    // stored a fraction early would let another instance in before the holder's period is over.
+    const expiresAt = new Date(Math.ceil((now.getTime() + ttlMs) / 1000) * 1000);
     const updated = await this.dataSource
       .createQueryBuilder()
       .update('job_leases')
@@ -54,18 +56,19 @@ export class LeaseService {
   }
 
   /**
-   * Runs `job` when jobs are enabled here and this instance wins the lease. Failures are logged, never
+   * Runs `job` when jobs are enabled here and this instance wins the lease, which it keeps for `ttlMs`
+   * (the job's period) rather than releasing it when the job ends: every instance's timer fires once per
+   * period, at its own moment, and only the holder may renew, so the job runs once per period in all.
+   * If the holder dies, another instance takes over once the lease expires. Failures are logged, never
    * thrown into the scheduler. Returns whether the job ran.
    */
   async runExclusive(name: string, ttlMs: number, job: () => Promise<void>): Promise<boolean> {
     if (!this.config.jobsEnabled) return false;
     try {
       if (!(await this.tryAcquire(name, ttlMs))) return false;
-      try {
-        await job();
-      } finally {
-        await this.release(name);
-      }
+      const started = Date.now();
+      await job();
+      this.logger.debug(`job ${name} ran on ${this.holder} in ${Date.now() - started} ms`);
       return true;
     } catch (error) {
       this.logger.error(`job ${name} failed: ${error instanceof Error ? error.message : String(error)}`);

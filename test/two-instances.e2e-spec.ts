@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import request from 'supertest';
+import { fetchSigned, sha256 } from './helpers/content-fixtures';
+import { createTestDatabase, TestDatabase } from './helpers/databases';
+import { startObjectStore, TestObjectStore } from './helpers/object-store';
+import { pseudoRandomBlocks } from './helpers/raw-http';
+import { ServiceProcess } from './helpers/service-process';
+
+jest.setTimeout(120_000);
+
+/** The temp-file purge period of both instances (DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS). */
+const PERIOD_MS = 2_000;
+const MiB = 1024 * 1024;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The runs of the purge job an instance logged ("job temp-file-purge ran on <holder> in N ms"). */
+function purgeRuns(service: ServiceProcess): Array<{ at: number; holder: string }> {
+  return service.output.flatMap(({ at, line }) => {
+    const match = /job temp-file-purge ran on (\S+)/.exec(line);
+    return match === null ? [] : [{ at, holder: match[1] }];
+  });
+}
+
+/**
+ * Issue 8: two API processes side by side on one MySQL database and one object store, as behind a load
+ * balancer (DESIGN §10). Inherently about MySQL and S3, so this file uses them whatever DAM_TEST_MATRIX says.
+ */
+describe('two API instances on one database and one object store', () => {
+  let database: TestDatabase;
+  let store: TestObjectStore;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let token: string;
+  const clientId = 'two-instances';
+  const clientSecret = randomBytes(18).toString('base64url');
+  const on = (service: ServiceProcess) => ({
+    get: (path: string) => request(service.baseUrl).get(path).auth(token, { type: 'bearer' }),
+    post: (path: string, body: object) =>
+      request(service.baseUrl).post(path).auth(token, { type: 'bearer' }).send(body),
+    put: (path: string) => request(service.baseUrl).put(path).auth(token, { type: 'bearer' }),
+  });
+  const sql = async <T>(statement: string, values: unknown[] = []): Promise<T[]> => {
+    const connection = await createConnection(database.databaseUrl ?? '');
+    try {
+      const [rows] = await connection.query(statement, values);
+      return rows as T[];
+    } finally {
+      await connection.end();
+    }
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('mysql');
+    store = await startObjectStore();
+    const env: Record<string, string> = {
+      DATABASE_URL: database.databaseUrl ?? '',
+      DAM_DATA_DIR: database.dataDir,
+      DAM_CLIENT_ID: clientId,
+      DAM_CLIENT_SECRET: clientSecret,
+      DAM_LOG_REQUESTS: 'false',
+      DAM_DATABASE_CONNECT_RETRIES: '0',
+      DAM_JOBS_ENABLED: 'true',
+      DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS: String(PERIOD_MS / 1000),
+      NO_COLOR: '1',
+      ...store.env,
+    };
+    [a, b] = [new ServiceProcess(env), new ServiceProcess(env)];
+    a.keepOutput = true;
+    b.keepOutput = true;
+    // Both boot at once on the empty database: they race to migrate and to seed.
+    await Promise.all([a.start(), b.start()]);
+    token = await a.token(clientId, clientSecret);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.kill(), b?.kill()]);
+    await store?.stop();
+    await database?.drop();
+  });
+
+  it('migrated the empty database once although both booted at the same moment', async () => {
+    const applied = [a, b].map((service) =>
+      service.output
+        .filter(({ line }) => /\[Migrations\] applied /.test(line))
+        .map(({ line }) => line.split('applied ')[1]),
+    );
+    const migrations = await sql<{ name: string }>('SELECT name FROM migrations ORDER BY id');
+    expect(migrations.length).toBeGreaterThan(0);
+    expect(new Set(migrations.map((row) => row.name)).size).toBe(migrations.length);
+    // One instance applied every migration; the other found the work done.
+    expect(applied.map((names) => names.length).sort()).toEqual([0, migrations.length]);
+    expect(await sql('SELECT id FROM users WHERE username = ?', ['application'])).toHaveLength(1);
+    // Both serve, with tokens issued by either.
+    await on(b).get('/rest/authenticated-user').expect(200);
+    token = await b.token(clientId, clientSecret);
+    await on(a).get('/rest/authenticated-user').expect(200);
+  });
+
+  it('accepts on one instance a URL signed by the other', async () => {
+    const signed = await on(a).post('/rest/sign-url', {
+      url: `${a.baseUrl}/rest/access-levels`,
+      expirySeconds: 60,
+    });
+    expect(signed.status).toBe(303);
+    const url = new URL(signed.headers.location as string);
+    const response = await request(b.baseUrl).get(`${url.pathname}${url.search}`);
+    expect(response.status).toBe(200);
+  });
+
+  it('assembles byte-exact a chunked upload whose chunks alternate between the instances', async () => {
+    const sizes = [5 * MiB + 123, 5 * MiB + 1, MiB + 7, 33];
+    const chunks = sizes.map((size, index) =>
+      Buffer.concat([...pseudoRandomBlocks('two-instances', index, size)]),
+    );
+    const expected = sha256(Buffer.concat(chunks));
+    const created = await on(a).post('/rest/temp-chunked-files', {}).expect(201);
+    const tempFileUrl = created.headers.location as string;
+    const tempFile = new URL(tempFileUrl).pathname;
+    for (const [index, chunk] of chunks.entries()) {
+      const service = index % 2 === 0 ? a : b;
+      await on(service)
+        .put(`${tempFile}/${index}`)
+        .set('Content-Type', 'application/octet-stream')
+        .send(chunk)
+        .expect(200);
+    }
+    for (const service of [a, b]) {
+      const read = await on(service)
+        .get(tempFile)
+        .buffer(true)
+        .parse((response, callback) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => callback(null, Buffer.concat(parts)));
+        })
+        .expect(200);
+      expect(sha256(read.body as Buffer)).toBe(expected);
+    }
+
+    // Into an asset created on one instance, by a copy requested on the other, read back through the first.
+    const asset = new URL(
+      (
+        await on(a)
+          .post('/rest/assets', { accessLevels: [{ id: 1 }] })
+          .expect(201)
+      ).headers.location as string,
+    ).pathname;
+    await on(b)
+      .put(`${asset}/content`)
+      .set('Content-Type', 'application/octet-stream')
+      .set('Content-Disposition', 'attachment; filename="assembled.bin"')
+      .set('X-Copy-Temp-Chunked-File', tempFileUrl)
+      .expect(200);
+    const redirect = await on(a).get(`${asset}/content`).redirects(0).expect(303);
+    const fetched = await fetchSigned(redirect.headers.location as string);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.length).toBe(sizes.reduce((sum, size) => sum + size, 0));
+    expect(fetched.sha256).toBe(expected);
+  });
+
+  it('lists on one instance a lightbox created on the other', async () => {
+    const me = await on(a).get('/rest/authenticated-user').expect(200);
+    const lightboxes = `/rest/users/${String(me.body.id)}/lightboxes`;
+    const name = `seen-on-both-${randomBytes(3).toString('hex')}`;
+    const created = await on(a).post(lightboxes, { name, description: 'made on instance a' }).expect(201);
+    const listed = await on(b).get(lightboxes).expect(200);
+    // Each instance writes its own origin into the URLs it returns; the paths name the same lightbox.
+    const paths = (listed.body as Array<{ name: string; lightboxInstanceUrl: string }>).map((lightbox) => ({
+      name: lightbox.name,
+      path: new URL(lightbox.lightboxInstanceUrl).pathname,
+    }));
+    expect(paths).toContainEqual({ name, path: new URL(created.headers.location as string).pathname });
+  });
+
+  it('runs the scheduled temp-file purge on one instance per period, and on the other when the first dies', async () => {
+    // A stale temp file for the purge to find.
+    const created = await on(b).post('/rest/temp-chunked-files', {}).expect(201);
+    const tempFile = new URL(created.headers.location as string).pathname;
+    await on(b)
+      .put(`${tempFile}/0`)
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.from('stale'))
+      .expect(200);
+    await sql('UPDATE temp_chunked_files SET touched_at = ? WHERE id = ?', [
+      new Date(Date.now() - 48 * 3_600_000),
+      created.body.id,
+    ]);
+
+    const from = Date.now();
+    await sleep(4 * PERIOD_MS + 500);
+    const to = Date.now();
+    const inWindow = (run: { at: number }) => run.at >= from && run.at <= to;
+    const runs = [a, b].map((service) => purgeRuns(service).filter(inWindow));
+    const all = [...runs[0], ...runs[1]].sort((x, y) => x.at - y.at);
+    // Each instance's timer fired four times in the window; together they ran the purge about four times, not eight.
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(all.length).toBeLessThanOrEqual(5);
+    const gaps = all.slice(1).map((run, i) => run.at - all[i].at);
+    expect(Math.min(...gaps)).toBeGreaterThan(PERIOD_MS - 500);
+
+    // The stale file went, purged by exactly one of them.
+    await on(a).get(tempFile).expect(404);
+    const purgedBy = [a, b].map(
+      (service) => service.output.filter(({ line }) => /purged 1 stale temp chunked files/.test(line)).length,
+    );
+    expect(purgedBy.sort()).toEqual([0, 1]);
+
+    // The lease row names the holder that ran last; when it dies, the other takes over after the lease ends.
+    const [lease] = await sql<{ holder: string }>(
+      "SELECT holder FROM job_leases WHERE name = 'temp-file-purge'",
+    );
+    expect(lease.holder).toBe(all[all.length - 1].holder);
+    const [holder, other] = runs[0].some((run) => run.holder === lease.holder) ? [a, b] : [b, a];
+    await holder.kill();
+    const killedAt = Date.now();
+    while (
+      purgeRuns(other).filter((run) => run.at > killedAt).length === 0 &&
+      Date.now() - killedAt < 3 * PERIOD_MS
+    ) {
+      await sleep(100);
+    }
+    const takeover = purgeRuns(other).filter((run) => run.at > killedAt);
+    expect(takeover.length).toBeGreaterThan(0);
+    expect(takeover[0].holder).not.toBe(lease.holder);
+  });
+});
