@@ -20,6 +20,7 @@ export class ErrorFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request>();
     const reply = this.toReply(error, request);
+    reply.message = oneLine(reply.message);
 
     if (response.headersSent) {
       response.destroy();
@@ -89,6 +90,17 @@ function fromBodyParserError(error: unknown): ErrorReply | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Messages often quote what the client sent (a path id, a name, a URL): control characters and line
+ * separators are shown escaped, so an answer is always one line and cannot forge more.
+ */
+export function oneLine(message: string): string {
+  return message.replace(
+    /[\p{Cc}\u2028\u2029]/gu,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function describe(error: unknown): string {

@@ -49,9 +49,14 @@ export class RequestContextMiddleware implements NestMiddleware {
       : undefined;
     const host = forwardedHost ?? request.header('host');
     const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : request.protocol;
-    const safeHost = host !== undefined && HOST.test(host) ? host : `localhost:${this.config.port}`;
+    const safeHost = host !== undefined && isUsableHost(host) ? host : `localhost:${this.config.port}`;
     return `${proto === 'https' ? 'https' : 'http'}://${safeHost}`;
   }
+}
+
+/** A plain host[:port] that also makes a valid URL (the pattern alone lets ports above 65535 through). */
+function isUsableHost(host: string): boolean {
+  return HOST.test(host) && URL.canParse(`http://${host}`);
 }
 
 function firstValue(header: string | undefined): string | undefined {
