@@ -200,14 +200,17 @@ export class AssetFilesRepository {
     );
   }
 
-  /** Writes the asset row (type and modification time when given), which locks it until commit. */
+  /**
+   * Writes the asset row (type and modification time when given), which locks it until commit. The write
+   * comes before any plain read: on MySQL (REPEATABLE READ) the first plain read fixes the snapshot the
+   * transaction sees, and one taken before the lock would hide the files of the upload it queued behind.
+   */
   private async lockAsset(manager: EntityManager, assetId: number, type?: string): Promise<boolean> {
     const assets = manager.getRepository(AssetEntity);
-    if (!(await assets.existsBy({ id: assetId }))) return false;
     if (type === undefined)
       await manager.query('UPDATE assets SET updated_at = updated_at WHERE id = ?', [assetId]);
     else await assets.update({ id: assetId }, { type, updatedAt: new Date() });
-    return true;
+    return assets.existsBy({ id: assetId });
   }
 
   private files() {
