@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { grant, insertAccessLevel } from './helpers/asset-permission-fixtures';
 import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
@@ -28,6 +29,13 @@ describe('POST /rest/assets', () => {
   afterAll(async () => {
     await t?.close();
   });
+
+  const assetCount = async (): Promise<number> => {
+    const [row]: Array<{ n: number | string }> = await t.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n FROM assets');
+    return Number(row.n);
+  };
 
   const postXml = (xml: string, token = t.adminToken) =>
     t.http
@@ -96,6 +104,13 @@ describe('POST /rest/assets', () => {
     );
   });
 
+  /** Ten levels of ten: expanded, one reference would be 10^10 characters. */
+  const billionLaughs =
+    '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">' +
+    Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('') +
+    ']><createAsset><accessLevels><accessLevel><id>&lol9;</id></accessLevel></accessLevels></createAsset>';
+  const levels = '<accessLevels><accessLevel><id>LEVEL</id></accessLevel></accessLevels>';
+
   it.each([
     ['a DOCTYPE', '<?xml version="1.0"?><!DOCTYPE createAsset [<!ENTITY x "y">]><createAsset/>'],
     ['an ENTITY', '<createAsset><!ENTITY lol "lol"></createAsset>'],
@@ -104,12 +119,46 @@ describe('POST /rest/assets', () => {
       '<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>' +
         '<createAsset><accessLevels><accessLevel><id>&lol2;</id></accessLevel></accessLevels></createAsset>',
     ],
-  ])('refuses XML with %s with 400 before parsing', async (_name, xml) => {
-    const started = Date.now();
-    const response = await postXml(xml);
+    ['a ten-level billion-laughs document', billionLaughs],
+    [
+      'an external entity naming /etc/passwd',
+      '<?xml version="1.0"?><!DOCTYPE createAsset [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' +
+        `<createAsset>${levels}<submit>&xxe;</submit><assetTypeUrl>&xxe;</assetTypeUrl></createAsset>`,
+    ],
+    [
+      'an external parameter entity',
+      '<!DOCTYPE createAsset [<!ENTITY % remote SYSTEM "http://127.0.0.1:9/evil.dtd"> %remote;]>' +
+        `<createAsset>${levels}</createAsset>`,
+    ],
+    [
+      'a lower-case doctype',
+      `<!doctype createAsset SYSTEM "file:///etc/passwd"><createAsset>${levels}</createAsset>`,
+    ],
+  ])(
+    'refuses XML with %s with 400 before parsing: fast, nothing created, nothing echoed',
+    async (_name, xml) => {
+      const assetsBefore = await assetCount();
+      const started = Date.now();
+      const response = await postXml(xml.replace('LEVEL', String(level)));
+      expectPlainText(response, 400);
+      expect(response.text).toBe('XML documents with a DOCTYPE or ENTITY declaration are not accepted');
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(response.text).not.toMatch(/root:|lollol/);
+      expect(await assetCount()).toBe(assetsBefore);
+    },
+  );
+
+  it('refuses an external entity in a UTF-16 document as well', async () => {
+    const assetsBefore = await assetCount();
+    const xml = `<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]><createAsset>${levels.replace('LEVEL', String(level))}<submit>&x;</submit></createAsset>`;
+    const response = await t.http
+      .post('/rest/assets')
+      .auth(t.adminToken, { type: 'bearer' })
+      .set('Content-Type', 'application/xml; charset=utf-16')
+      .send(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]));
     expectPlainText(response, 400);
-    expect(response.text).toBe('XML documents with a DOCTYPE or ENTITY declaration are not accepted');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(response.text).not.toMatch(/root:/);
+    expect(await assetCount()).toBe(assetsBefore);
   });
 
   it('refuses malformed XML and other roots with 400', async () => {

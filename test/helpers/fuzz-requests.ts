@@ -1,0 +1,386 @@
+import fc from 'fast-check';
+import { Readable } from 'node:stream';
+import { streamRequest, StreamedReply } from './raw-http';
+import type { Route } from './route-inventory';
+import { TestApp } from './test-app';
+
+/** A request as plain data, so that fast-check can print (and shrink) it. */
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  body?: { contentType?: string; data: string | number[] };
+}
+
+/** What the generators aim at: the values path parameters may take, field names, URLs of real resources. */
+export interface FuzzTargets {
+  /** Real ids for a path parameter, by the parameter's place (see `parameterKey`). */
+  pathValues: (key: string) => string | undefined;
+  fieldNames: string[];
+  queryNames: string[];
+  urls: string[];
+  userIds: string[];
+}
+
+/** A path parameter named by the static segment before it: `assets/:id` -> `assets`, `*key` -> `files`. */
+export function parameterKey(segments: string[], index: number): string {
+  const before = segments[index - 1] ?? '';
+  return before.startsWith(':') ? `${before.slice(1)}/${segments[index].slice(1)}` : before;
+}
+
+/** `:name` and `*name` segments of a route path. */
+export function parameterIndexes(path: string): number[] {
+  return path
+    .split('/')
+    .flatMap((segment, index) => (segment.startsWith(':') || segment.startsWith('*') ? [index] : []));
+}
+
+const NASTY_TEXT = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e3',
+  '0x1',
+  '1.5',
+  'NaN',
+  'null',
+  'true',
+  '2147483648',
+  '-2147483649',
+  '9007199254740993',
+  '9'.repeat(400),
+  'x'.repeat(5000),
+  "1' OR '1'='1",
+  '"; DROP TABLE users; --',
+  '../../etc/passwd',
+  '%00',
+  '\u0000',
+  '\u202eevil',
+  'e\u0301',
+  '\ufeffBOM',
+  '😀🏳️‍🌈',
+  '\ud800',
+  'Ω≈ç√∫',
+  '<script>alert(1)</script>',
+  '*',
+  '/rest/assets/1',
+];
+
+const text = fc.oneof(
+  fc.constantFrom(...NASTY_TEXT),
+  fc.string({ unit: 'grapheme', maxLength: 24 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
+
+const oddNumber = fc.oneof(
+  fc.integer(),
+  fc.constantFrom(-1, 0, 2 ** 31, 2 ** 53 + 2, 1e308, -1e308, 1.5, -0.5, Number.MAX_SAFE_INTEGER),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+/** A path id: a real one, or one of the shapes that must never reach a query as such. */
+function idArbitrary(real: string | undefined): fc.Arbitrary<string> {
+  const odd = fc.oneof(
+    fc.constantFrom('0', '-1', '00001', '1e3', '0x1', '1.5', '99999999999999999999999', '2147483648', 'NaN'),
+    fc.integer().map(String),
+    text.filter((value) => value !== '' && value !== '.' && value !== '..'),
+  );
+  return real === undefined
+    ? odd
+    : fc.oneof({ weight: 3, arbitrary: fc.constant(real) }, { weight: 2, arbitrary: odd });
+}
+
+/** Percent-encodes the UTF-8 bytes of any string (lone surrogates become U+FFFD, as a client would send). */
+export function percentEncode(value: string): string {
+  return [...Buffer.from(value, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+}
+
+/** Percent sequences that are not valid encodings, sent as they are. */
+const brokenEncoding = fc.constantFrom('%', '%zz', '%C3', '%E0%A4%A', '%ff%fe', '%00');
+
+/** A header value a client may legally send: the UTF-8 bytes of `value`, minus control characters. */
+export function headerValue(value: string): string {
+  return Buffer.from(value, 'utf8')
+    .toString('latin1')
+    .replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
+}
+
+function valueArbitrary(targets: FuzzTargets): fc.Arbitrary<unknown> {
+  const leaf = fc.oneof(
+    { weight: 3, arbitrary: text },
+    { weight: 2, arbitrary: oddNumber },
+    { weight: 1, arbitrary: fc.constantFrom(null, true, false) },
+    { weight: 2, arbitrary: fc.constantFrom(...targets.urls, ...targets.userIds) },
+  );
+  return fc.oneof(
+    { weight: 4, arbitrary: leaf },
+    { weight: 1, arbitrary: fc.array(leaf, { maxLength: 4 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.constantFrom(...targets.fieldNames, 'id', 'url', 'value'), leaf, {
+        maxKeys: 3,
+      }),
+    },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+  );
+}
+
+function objectArbitrary(targets: FuzzTargets): fc.Arbitrary<Record<string, unknown>> {
+  return fc.dictionary(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...targets.fieldNames) },
+      { weight: 1, arbitrary: text },
+    ),
+    valueArbitrary(targets),
+    { maxKeys: 6 },
+  );
+}
+
+const MALFORMED_JSON = [
+  '{',
+  '{"name":',
+  '[1,2',
+  '{"a":1}}',
+  "{'name':'x'}",
+  'nul',
+  '{"id": 1e999}',
+  '{"__proto__": {"isAdmin": true}}',
+  '{"constructor": {"prototype": {"isAdmin": true}}}',
+  '\u0000',
+  '"just a string"',
+  '12345678901234567890123',
+  '',
+];
+
+/** Entity attacks: an external entity naming a local file, and ten levels of ten nested entities. */
+export const ENTITY_XML = [
+  '<?xml version="1.0"?><!DOCTYPE createAsset [<!ENTITY e SYSTEM "file:///etc/passwd">]>' +
+    '<createAsset><name>&e;</name><submit>&e;</submit></createAsset>',
+  '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">' +
+    Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('') +
+    ']><createAsset><name>&lol9;</name></createAsset>',
+];
+
+function xmlArbitrary(targets: FuzzTargets): fc.Arbitrary<string> {
+  const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const element = fc
+    .tuple(fc.constantFrom(...targets.fieldNames, 'createAsset', 'accessLevels', 'accessLevel', 'id'), text)
+    .map(([name, value]) => `<${name}>${escape(value)}</${name}>`);
+  const wellFormed = fc
+    .tuple(fc.constantFrom('createAsset', 'asset', 'user', 'x'), fc.array(element, { maxLength: 5 }))
+    .map(
+      ([root, children]) => `<?xml version="1.0" encoding="UTF-8"?><${root}>${children.join('')}</${root}>`,
+    );
+  return fc.oneof(
+    wellFormed,
+    fc.constantFrom(
+      '<createAsset><accessLevels>',
+      '<a><b></a>',
+      '<?xml?>',
+      '<x>&undefined;</x>',
+      ...ENTITY_XML,
+    ),
+  );
+}
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=utf-16',
+  'application/json; charset=bogus',
+  'application/vnd.api+json',
+  'application/xml',
+  'text/xml',
+  'application/x-www-form-urlencoded',
+  'application/octet-stream',
+  'multipart/form-data',
+  'multipart/form-data; boundary=x',
+  'text/plain',
+  'image/png',
+  'garbage',
+  '*/*',
+  ';;;',
+];
+
+type Body = FuzzRequest['body'];
+
+function bodyArbitrary(targets: FuzzTargets): fc.Arbitrary<Body> {
+  const json = (value: fc.Arbitrary<unknown>) => value.map((data) => JSON.stringify(data) ?? 'null');
+  const typed = (contentType: fc.Arbitrary<string | undefined>, data: fc.Arbitrary<string | number[]>) =>
+    fc
+      .record({ contentType, data })
+      .map(({ contentType: type, data: payload }) =>
+        type === undefined ? { data: payload } : { contentType: type, data: payload },
+      );
+  const form = objectArbitrary(targets).map((fields) =>
+    Object.entries(fields)
+      .map(
+        ([name, value]) =>
+          `${percentEncode(name)}=${percentEncode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))}`,
+      )
+      .join('&'),
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant(undefined) },
+    { weight: 5, arbitrary: typed(fc.constant('application/json'), json(objectArbitrary(targets))) },
+    { weight: 2, arbitrary: typed(fc.constant('application/json'), json(valueArbitrary(targets))) },
+    { weight: 2, arbitrary: typed(fc.constant('application/json'), fc.constantFrom(...MALFORMED_JSON)) },
+    { weight: 2, arbitrary: typed(fc.constantFrom('application/xml', 'text/xml'), xmlArbitrary(targets)) },
+    { weight: 1, arbitrary: typed(fc.constant('application/x-www-form-urlencoded'), form) },
+    {
+      weight: 1,
+      arbitrary: typed(
+        fc.constant('application/octet-stream'),
+        fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: typed(
+        fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
+        fc.oneof(json(objectArbitrary(targets)), xmlArbitrary(targets), text),
+      ),
+    },
+  );
+}
+
+function queryArbitrary(targets: FuzzTargets): fc.Arbitrary<string> {
+  const name = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...targets.queryNames) },
+    { weight: 1, arbitrary: fc.constantFrom(...targets.queryNames).map((query) => `${query}[]`) },
+    { weight: 1, arbitrary: fc.constantFrom(...targets.queryNames).map((query) => `${query}[0]`) },
+    { weight: 1, arbitrary: text },
+  );
+  const value = fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc
+        .oneof(text, oddNumber.map(String), fc.constantFrom(...targets.userIds, ...targets.urls))
+        .map(percentEncode),
+    },
+    { weight: 1, arbitrary: brokenEncoding },
+  );
+  return fc
+    .array(fc.tuple(name, value), { maxLength: 4 })
+    .map((pairs) => pairs.map(([key, part]) => `${percentEncode(key)}=${part}`).join('&'));
+}
+
+function headersArbitrary(targets: FuzzTargets, token: string): fc.Arbitrary<Record<string, string>> {
+  const odd = (values: string[]) => fc.oneof(fc.constantFrom(...values), text.map(headerValue));
+  const optional = (name: string, values: string[]) =>
+    fc.option(
+      odd(values).map((value) => [name, value] as const),
+      { nil: undefined },
+    );
+  const authorization = fc.oneof(
+    { weight: 12, arbitrary: fc.constant(`Bearer ${token}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Basic Og==',
+        `bearer ${token}x`,
+        'Bearer \xe9\xe9',
+        `Bearer ${token}, Bearer ${token}`,
+      ),
+    },
+  );
+  return fc
+    .tuple(
+      authorization,
+      optional('Accept', [
+        'application/json',
+        'application/xml',
+        'text/html',
+        '*/*',
+        'garbage',
+        'application/json;q=0',
+        'image/*',
+      ]),
+      optional('Accept-Language', ['fr', 'zz', '*', 'en-US,en;q=0.5', 'de;q=abc', '-', 'x'.repeat(300)]),
+      optional('Content-Language', ['fr', 'zz', 'en', '']),
+      optional('Content-Disposition', [
+        'attachment; filename="a.txt"',
+        'attachment',
+        'inline',
+        "attachment; filename*=UTF-8''%E2%82%AC.txt",
+        'attachment; filename=""',
+      ]),
+      optional('Upload-As-New-Version', ['true', 'maybe', '']),
+      optional('X-Copy-Temp-Chunked-File', targets.urls),
+      optional('Range', ['bytes=0-', 'bytes=-1', 'bytes=abc', 'bytes=5-1', 'bytes=0-1,2-3']),
+      optional('X-Request-Id', ['abc', '../x', 'a'.repeat(200)]),
+      optional('Host', ['evil.example', 'localhost:99999', '[::1]']),
+    )
+    .map(([auth, ...rest]) => {
+      const headers: Record<string, string> = { authorization: auth };
+      for (const entry of rest) if (entry !== undefined) headers[entry[0].toLowerCase()] = entry[1];
+      return headers;
+    });
+}
+
+/** Requests to one route: odd ids in its path, odd query parameters, headers and bodies. */
+export function requestArbitrary(
+  route: Route,
+  targets: FuzzTargets,
+  token: string,
+): fc.Arbitrary<FuzzRequest> {
+  const segments = route.path.split('/');
+  const parameters = parameterIndexes(route.path).map((index) => {
+    const real = targets.pathValues(parameterKey(segments, index));
+    // A wildcard (`*key`) spans segments: its slashes stay slashes.
+    const encode = segments[index].startsWith('*')
+      ? (value: string) => value.split('/').map(percentEncode).join('/')
+      : percentEncode;
+    return fc
+      .oneof(
+        { weight: 8, arbitrary: idArbitrary(real).map(encode) },
+        { weight: 1, arbitrary: brokenEncoding },
+      )
+      .map((value) => [index, value] as const);
+  });
+  return fc
+    .record({
+      parameters: fc.tuple(...parameters),
+      query: queryArbitrary(targets),
+      headers: headersArbitrary(targets, token),
+      body: bodyArbitrary(targets),
+    })
+    .map(({ parameters: values, query, headers, body }) => {
+      const path = [...segments];
+      for (const [index, value] of values) path[index] = value;
+      return {
+        method: route.method.toUpperCase(),
+        path: path.join('/'),
+        query,
+        headers,
+        ...(body === undefined ? {} : { body }),
+      };
+    });
+}
+
+/** Sends a fuzzed request over plain HTTP, exactly as generated. */
+export function sendFuzzRequest(t: TestApp, request: FuzzRequest): Promise<StreamedReply> {
+  const headers = { ...request.headers };
+  let body: Readable | undefined;
+  if (request.body !== undefined) {
+    const bytes =
+      typeof request.body.data === 'string'
+        ? Buffer.from(request.body.data, 'utf8')
+        : Buffer.from(request.body.data);
+    if (request.body.contentType !== undefined) headers['content-type'] = request.body.contentType;
+    headers['content-length'] = String(bytes.length);
+    body = Readable.from([bytes], { objectMode: false });
+  }
+  const url = `${t.baseUrl}${request.path}${request.query === '' ? '' : `?${request.query}`}`;
+  return streamRequest(request.method, url, { headers, body });
+}
