@@ -5,7 +5,6 @@ import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { contentRequests } from './helpers/content-fixtures';
 import { databaseDigest, snapshotDifferences, SnapshotScope, takeSnapshot } from './helpers/data-snapshot';
 import {
-  ENTITY_XML,
   FuzzRequest,
   FuzzTargets,
   parameterIndexes,
@@ -13,6 +12,7 @@ import {
   requestArbitrary,
   sendFuzzRequest,
 } from './helpers/fuzz-requests';
+import { ENTITY_XML, SPEC_FIELDS, SPEC_QUERIES } from './helpers/fuzz-values';
 import { Grants } from './helpers/grant-fixtures';
 import type { StreamedReply } from './helpers/raw-http';
 import { Route, routeName, servedRoutes } from './helpers/route-inventory';
@@ -26,82 +26,6 @@ import { TestApp, TestUser } from './helpers/test-app';
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_801);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
-
-/** Field and query names of the spec, beside those the OpenAPI document declares. */
-const SPEC_FIELDS = [
-  'name',
-  'description',
-  'parent',
-  'url',
-  'id',
-  'accessLevels',
-  'attributes',
-  'parents',
-  'submitted',
-  'submit',
-  'archived',
-  'createAsUserId',
-  'assetTypeUrl',
-  'userId',
-  'assetId',
-  'username',
-  'password',
-  'isAdmin',
-  'groupIds',
-  'emailAddress',
-  'forename',
-  'surname',
-  'accessLevelPermissions',
-  'label',
-  'typeId',
-  'value',
-  'additionalValue',
-  'attributeUrl',
-  'attributeId',
-  'synonyms',
-  'displayOrder',
-  'isKeywordSearchable',
-  'type',
-  'tagName',
-  'mappingDirection',
-  'criteria',
-  'publishingActionId',
-  'expirySeconds',
-  'grant_type',
-  'client_id',
-  'client_secret',
-  'refresh_token',
-  'token',
-  'isBrowsable',
-  'hasPermissions',
-  'isAlwaysAssignable',
-];
-const SPEC_QUERIES = [
-  'userId',
-  'username',
-  'page',
-  'pageSize',
-  'id',
-  'count',
-  'parentId',
-  'attributeId',
-  'startSequence',
-  'width',
-  'height',
-  'format',
-  'cropToFit',
-  'keywords',
-  'key',
-  'timestamp',
-  'signer',
-  'sortAttributeId',
-  'assetIds',
-  'extractEmbeddedData',
-  'exactTextMatch',
-  'approvalStatuses',
-  'dateAddedLower',
-  'attribute_1',
-];
 
 /** A fixed seed per route, so adding a route does not change what the others are sent. */
 function seedOf(route: Route): number {
