@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { Connection } from 'mysql2/promise';
+import { AttributeType } from '@dam/attributes';
 import { tokenRows } from '@dam/platform';
 
 export interface SeedPlan {
@@ -198,6 +199,7 @@ export async function seed(
     'asset_categories',
     'asset_attribute_values',
     'asset_search_tokens',
+    'asset_sort_numbers',
   ];
   const restore: string[] = [];
   for (const table of tables) {
@@ -246,6 +248,20 @@ export async function seed(
     ),
   );
   await step('asset_search_tokens (sorted by primary key)', () => loadTokens(connection, plan));
+  await step('asset_sort_numbers (INSERT ... SELECT of the numeric values)', () =>
+    connection
+      .query(
+        'INSERT INTO asset_sort_numbers (asset_id, attribute_id, value) ' +
+          'SELECT v.asset_id, v.attribute_id, CAST(v.value AS DOUBLE) FROM asset_attribute_values v ' +
+          "WHERE v.attribute_id IN (?) AND v.language = '' ORDER BY v.asset_id, v.attribute_id",
+        [
+          Object.values(plan.attributes)
+            .filter((attribute) => attribute.typeId === AttributeType.Numeric)
+            .map((attribute) => attribute.id),
+        ],
+      )
+      .then(() => undefined),
+  );
   for (const alter of restore)
     await step(alter.slice(0, alter.indexOf(' ADD')), () => connection.query(alter).then(() => undefined));
   await connection.query('SET foreign_key_checks = 1, unique_checks = 1');

@@ -39,62 +39,114 @@ const CHILD_CATEGORIES = 9;
 async function main(): Promise<void> {
   const keep = process.argv.includes('--keep');
   const sizeArg = process.argv.indexOf('--assets');
-  const assetCount = sizeArg > 0 ? Number(process.argv[sizeArg + 1]) : 1_000_000;
-  await withMysqlBenchApp(keep, async ({ app, base, token, database }) => {
-    const call = api(base, token);
+  const reuseArg = process.argv.indexOf('--reuse');
+  const reuse = reuseArg > 0 ? process.argv[reuseArg + 1] : undefined;
+  await withMysqlBenchApp(
+    keep,
+    async ({ app, base, token, database }) => {
+      const call = api(base, token);
+      const seedLog: string[] = [];
+      const started = performance.now();
+      const seeded =
+        reuse === undefined
+          ? await seedLibrary(
+              call,
+              base,
+              app.get(DataSource),
+              database,
+              sizeArg > 0 ? Number(process.argv[sizeArg + 1]) : 1_000_000,
+              seedLog,
+            )
+          : await readSeeded(app.get(DataSource));
+      const seedSeconds = (performance.now() - started) / 1000;
+      await measure(app, base, token, seeded, reuse === undefined ? { seedLog, seedSeconds } : undefined);
+    },
+    reuse,
+  );
+}
 
-    const seedLog: string[] = [];
-    const started = performance.now();
-    const plan = await planLibrary(call, app.get(DataSource), assetCount);
-    const viewer = await call('POST', `/rest/users?username=bench-viewer-${Date.now()}`);
-    const group = await call('POST', '/rest/groups', {
-      name: 'bench viewers',
-      accessLevelPermissions: plan.levelIds
-        .slice(0, LEVELS / 4)
-        .map((id) => ({ accessLevelUrl: `${base}/rest/access-levels/${id}`, permissions: ['view'] })),
-    });
-    await call('PUT', `/rest/users/${viewer.id}`, { groupIds: [group.id] });
-    const loader = await createConnection(`${SERVER_URL}/${database}`);
-    await seed(loader, plan, (line) => {
-      seedLog.push(line);
-      console.log(line);
-    });
-    await loader.end();
-    const seedSeconds = (performance.now() - started) / 1000;
+interface Seeded {
+  plan: SeedPlan;
+  viewerId: number;
+}
 
-    const keyword = WORDS[99]; // rank 100 of 4,096 on a 1/r skew: about 1.5% of assets
-    const category = plan.categoryIds[TOP_CATEGORIES + 3];
-    const a = plan.attributes;
-    const scenarios: Array<[string, string]> = [
-      ['keyword search', `keywords=${keyword}`],
-      ['keyword search, two words AND, prefix', `keywords=${keyword}+${WORDS[4].slice(0, 4)}*`],
-      ['keyword search as a user viewing 1/4 of the levels', `keywords=${keyword}&userId=${viewer.id}`],
-      [
-        'attribute filter with sort',
-        `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}&sortDescending=true`,
-      ],
-      ['category filter', `descriptiveCategoryForm.categoryIds=${category}`],
-      [
-        'category filter with descendants',
-        `descriptiveCategoryForm.categoryIds=${plan.categoryIds[0]}&includeImplicitCategoryMembers=true`,
-      ],
-      ['deep page (page 500 of 100), no filter', 'page=500&pageSize=100'],
-    ];
-    const rows: string[] = [];
-    const plans: string[] = [];
-    for (const [label, query] of scenarios) {
-      const { times, total } = await time(`${base}/rest/asset-search?${query}`, token);
-      rows.push(
-        `| ${label} | \`${decodeURIComponent(query)}\` | ${total} | ${fmt(percentile(times, 50))} | ${fmt(percentile(times, 95))} |`,
-      );
-      console.log(rows[rows.length - 1]);
-      plans.push(`### ${label}\n\n${await explain(app, query, viewer.id)}`);
-    }
-    const report = renderReport(rows, plans, seedLog, seedSeconds, assetCount);
-    fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, 'results', 'asset-search.md'), report);
-    console.log(report);
+/** Seeds the library and records the plan in `bench_plan`, so that `--reuse <database>` can measure again. */
+async function seedLibrary(
+  call: Call,
+  base: string,
+  dataSource: DataSource,
+  database: string,
+  assetCount: number,
+  seedLog: string[],
+): Promise<Seeded> {
+  const plan = await planLibrary(call, dataSource, assetCount);
+  const viewer = await call('POST', `/rest/users?username=bench-viewer-${Date.now()}`);
+  const group = await call('POST', '/rest/groups', {
+    name: 'bench viewers',
+    accessLevelPermissions: plan.levelIds.slice(0, LEVELS / 4).map((id) => ({
+      accessLevelUrl: `${base}/rest/access-levels/${id}`,
+      permissions: ['view'],
+    })),
   });
+  await call('PUT', `/rest/users/${viewer.id}`, { groupIds: [group.id] });
+  const loader = await createConnection(`${SERVER_URL}/${database}`);
+  await seed(loader, plan, (line) => {
+    seedLog.push(line);
+    console.log(line);
+  });
+  await loader.end();
+  const seeded: Seeded = { plan, viewerId: viewer.id };
+  await dataSource.query('CREATE TABLE bench_plan (plan TEXT NOT NULL)');
+  await dataSource.query('INSERT INTO bench_plan (plan) VALUES (?)', [JSON.stringify(seeded)]);
+  return seeded;
+}
+
+async function readSeeded(dataSource: DataSource): Promise<Seeded> {
+  const rows: Array<{ plan: string }> = await dataSource.query('SELECT plan FROM bench_plan');
+  return JSON.parse(rows[0].plan) as Seeded;
+}
+
+async function measure(
+  app: INestApplication,
+  base: string,
+  token: string,
+  { plan, viewerId }: Seeded,
+  seeding: { seedLog: string[]; seedSeconds: number } | undefined,
+): Promise<void> {
+  const viewer = { id: viewerId };
+  const assetCount = plan.assets;
+  const keyword = WORDS[99]; // rank 100 of 4,096 on a 1/r skew: about 1.5% of assets
+  const category = plan.categoryIds[TOP_CATEGORIES + 3];
+  const a = plan.attributes;
+  const scenarios: Array<[string, string]> = [
+    ['keyword search', `keywords=${keyword}`],
+    ['keyword search, two words AND, prefix', `keywords=${keyword}+${WORDS[4].slice(0, 4)}*`],
+    ['keyword search as a user viewing 1/4 of the levels', `keywords=${keyword}&userId=${viewer.id}`],
+    [
+      'attribute filter with sort',
+      `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}&sortDescending=true`,
+    ],
+    ['category filter', `descriptiveCategoryForm.categoryIds=${category}`],
+    [
+      'category filter with descendants',
+      `descriptiveCategoryForm.categoryIds=${plan.categoryIds[0]}&includeImplicitCategoryMembers=true`,
+    ],
+    ['deep page (page 500 of 100), no filter', 'page=500&pageSize=100'],
+  ];
+  const rows: string[] = [];
+  const plans: string[] = [];
+  for (const [label, query] of scenarios) {
+    const { times, total } = await time(`${base}/rest/asset-search?${query}`, token);
+    rows.push(
+      `| ${label} | \`${decodeURIComponent(query)}\` | ${total} | ${fmt(percentile(times, 50))} | ${fmt(percentile(times, 95))} |`,
+    );
+    console.log(rows[rows.length - 1]);
+    plans.push(`### ${label}\n\n${await explain(app, query, viewer.id)}`);
+  }
+  const report = renderReport(rows, plans, seeding, assetCount, await serverSettings(app));
+  fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, 'results', 'asset-search.md'), report);
+  console.log(report);
 }
 
 type Call = (method: string, url: string, body?: unknown) => Promise<{ id: number }>;
@@ -219,13 +271,27 @@ async function time(url: string, token: string): Promise<{ times: number[]; tota
   return { times, total };
 }
 
+/** The server settings that decide whether the working set is in memory. */
+async function serverSettings(app: INestApplication): Promise<string> {
+  const [row]: Array<{ version: string; pool: Id }> = await app
+    .get(DataSource)
+    .query('SELECT VERSION() AS version, @@innodb_buffer_pool_size AS pool');
+  return `MariaDB/MySQL ${row.version} from DAM_TEST_MYSQL_URL, innodb_buffer_pool_size ${(Number(row.pool) / 2 ** 30).toFixed(1)} GiB`;
+}
+
+type Id = number | string;
+
 function renderReport(
   rows: string[],
   plans: string[],
-  seedLog: string[],
-  seedSeconds: number,
+  seeding: { seedLog: string[]; seedSeconds: number } | undefined,
   assets: number,
+  server: string,
 ): string {
+  const seeded =
+    seeding === undefined
+      ? ['Seeded by an earlier run (`--keep`) and measured again with `--reuse <database>`.']
+      : [`Seeded in ${seeding.seedSeconds.toFixed(0)} s:`, '', ...seeding.seedLog.map((line) => `- ${line}`)];
   return [
     '# asset-search benchmark',
     '',
@@ -234,14 +300,13 @@ function renderReport(
     '```',
     '',
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), ` +
-      `Node ${process.version}, MariaDB from DAM_TEST_MYSQL_URL with its stock settings (innodb_buffer_pool_size 128 MiB).`,
+      `Node ${process.version}, ${server}.`,
     '',
     `Data: ${assets.toLocaleString('en')} assets with 10 attribute values each (title 3 words, description 4, keywords 2, ` +
       `notes 1 from 4,096 pseudo-words on a 1/r skew; filename, file size, colour (12 list values), region (50), rank 0-999, ` +
       `shot date), one of ${LEVELS} access levels and one of ${TOP_CATEGORIES * (1 + CHILD_CATEGORIES)} categories each; 3% unsubmitted, ` +
-      `2% awaiting approval. Seeded in ${seedSeconds.toFixed(0)} s:`,
-    '',
-    ...seedLog.map((line) => `- ${line}`),
+      '2% awaiting approval.',
+    ...seeded,
     '',
     `${RUNS} sequential requests over HTTP after ${WARM_UP} warm-up requests; client and server share the machine. ` +
       'Each request runs the COUNT for X-Total-Count, the page of ids, and the batch loads of the page (values, links, users).',

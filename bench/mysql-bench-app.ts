@@ -26,13 +26,19 @@ export interface MysqlBenchApp {
   database: string;
 }
 
+/**
+ * `reuse` names an existing database (kept by an earlier `keep` run) to boot on instead of a fresh one;
+ * it is never dropped.
+ */
 export async function withMysqlBenchApp(
   keep: boolean,
   run: (bench: MysqlBenchApp) => Promise<void>,
+  reuse?: string,
 ): Promise<void> {
-  const database = `dam_bench_${Date.now().toString(36)}`;
+  const database = reuse ?? `dam_bench_${Date.now().toString(36)}`;
   const admin = await createConnection(SERVER_URL);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  if (reuse === undefined)
+    await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-'));
   const clientSecret = randomBytes(18).toString('base64url');
   let app: INestApplication | undefined;
@@ -51,7 +57,7 @@ export async function withMysqlBenchApp(
     await run({ app, base, token: await clientToken(base, clientSecret), database });
   } finally {
     await app?.close();
-    if (!keep) await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+    if (!keep && reuse === undefined) await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
     await admin.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -257,6 +257,44 @@ describe('GET /rest/asset-search: parameters', () => {
       ]);
     });
 
+    it('puts assets without a value last in either direction, page by page as in one page', async () => {
+      const ascending = [a.brooklyn, a.tower, a.creme, a.plain];
+      const descending = [a.creme, a.tower, a.brooklyn, a.plain];
+      for (const [order, expected] of [
+        ['', ascending],
+        ['&sortDescending=true', descending],
+      ] as const) {
+        const sorted = `sortAttributeId=${w.rank}${order}`;
+        expect(await search(sorted)).toEqual(expected);
+        const pages: number[] = [];
+        for (let page = 0; page < 4; page++)
+          pages.push(...(await search(`${sorted}&pageSize=1&page=${page}`)));
+        expect(pages).toEqual(expected);
+        expect(await search(`${sorted}&pageSize=2&page=1`)).toEqual(expected.slice(2));
+        expect(await search(`${sorted}&pageSize=3&page=1`)).toEqual(expected.slice(3));
+      }
+      expect(await search(`sortAttributeId=${ATTRIBUTE.title}&sortDescending=true`)).toEqual([
+        a.tower,
+        a.creme,
+        a.brooklyn,
+        a.plain,
+      ]);
+    });
+
+    it('follows a changed number into its new place', async () => {
+      await api
+        .put(`/rest/assets/${a.tower}`, t.adminToken, { attributes: [{ id: String(w.rank), value: '1000' }] })
+        .expect(200);
+      try {
+        expect(await search(`sortAttributeId=${w.rank}&sortDescending=true&pageSize=1`)).toEqual([a.tower]);
+        expect(await search(`sortAttributeId=${w.rank}&pageSize=2&page=1`)).toEqual([a.tower, a.plain]);
+      } finally {
+        await api
+          .put(`/rest/assets/${a.tower}`, t.adminToken, { attributes: [{ id: String(w.rank), value: '10' }] })
+          .expect(200);
+      }
+    });
+
     it('refuses an unknown or unsortable attribute with 400', async () => {
       expect(await refused('sortAttributeId=9999')).toBe('sortAttributeId 9999 names no attribute');
       expect(await refused(`sortAttributeId=${ATTRIBUTE.categories}`)).toMatch(

@@ -60,9 +60,14 @@ export class AssetSearchService {
       await this.planner.plan(criteria, attributes),
       assetVisibilityCondition(searcher, grants, 'a'),
     );
-    const total = await this.repository.count(sql);
-    if (paging.offset >= total) return { summaries: [], total, paging };
-    const ids = await this.repository.pageIds(sql, sort, order.descending, paging.offset, paging.pageSize);
+    const { total, ids } = await this.repository.page(
+      sql,
+      sort,
+      order.descending,
+      paging.offset,
+      paging.pageSize,
+    );
+    if (ids.length === 0) return { summaries: [], total, paging };
     const languageKey = this.languages.isDefault(language) ? '' : language;
     const [states, displayAttributeIds, assetTypes] = await Promise.all([
       this.repository.loadStates(ids, [...new Set(['', languageKey])]),

@@ -1,12 +1,5 @@
-import { MigrationInterface, QueryRunner, Table, TableForeignKeyOptions } from 'typeorm';
-import { column } from './columns';
-
-const cascadeTo = (columnName: string, table: string): TableForeignKeyOptions => ({
-  columnNames: [columnName],
-  referencedTableName: table,
-  referencedColumnNames: ['id'],
-  onDelete: 'CASCADE',
-});
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { cascadeTo, column } from './columns';
 
 /**
  * What assets hold beyond their core row: attribute values (per language: '' is the default-language

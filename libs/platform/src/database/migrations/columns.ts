@@ -1,4 +1,4 @@
-import { TableColumnOptions } from 'typeorm';
+import { TableColumnOptions, TableForeignKeyOptions } from 'typeorm';
 
 type Extra = Partial<TableColumnOptions>;
 
@@ -33,3 +33,11 @@ export const column = {
   createdAt: (): TableColumnOptions => ({ name: 'created_at', type: 'datetime' }),
   updatedAt: (): TableColumnOptions => ({ name: 'updated_at', type: 'datetime' }),
 };
+
+/** A foreign key from `columnName` to `table.id` whose rows go with the referenced row. */
+export const cascadeTo = (columnName: string, table: string): TableForeignKeyOptions => ({
+  columnNames: [columnName],
+  referencedTableName: table,
+  referencedColumnNames: ['id'],
+  onDelete: 'CASCADE',
+});

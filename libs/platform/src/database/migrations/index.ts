@@ -7,6 +7,7 @@ import { CheckoutLightboxes1732276800000 } from './1732276800000-checkout-lightb
 import { SearchIndex1732280400000 } from './1732280400000-search-index';
 import { PublishingActions1732284000000 } from './1732284000000-publishing-actions';
 import { AssetContent1732287600000 } from './1732287600000-asset-content';
+import { AssetSortNumbers1732291200000 } from './1732291200000-asset-sort-numbers';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   SearchIndex1732280400000,
   PublishingActions1732284000000,
   AssetContent1732287600000,
+  AssetSortNumbers1732291200000,
 ];
