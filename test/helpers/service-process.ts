@@ -18,6 +18,14 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Another Node program to run in place of the API (a benchmark's baseline server), listening on PORT. */
+export interface ProgramEntry {
+  /** Arguments of `node`, relative to the repository root. */
+  args: string[];
+  /** Ready once a GET of this path answers 200. */
+  readyPath: string;
+}
+
 /** The API as a separate process (ts-node, nothing built), so that it can be killed outright. */
 export class ServiceProcess {
   private child: ChildProcess | undefined;
@@ -31,14 +39,17 @@ export class ServiceProcess {
   constructor(
     private readonly env: Record<string, string>,
     private readonly compiled = false,
+    private readonly program?: ProgramEntry,
   ) {}
 
   async start(): Promise<void> {
     const port = await freePort();
     this.baseUrl = `http://127.0.0.1:${port}`;
-    const entry = this.compiled
-      ? ['dist/apps/api/src/main.js']
-      : ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts'];
+    const entry =
+      this.program?.args ??
+      (this.compiled
+        ? ['dist/apps/api/src/main.js']
+        : ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts']);
     this.child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: { ...process.env, ...this.env, PORT: String(port) },
@@ -50,8 +61,8 @@ export class ServiceProcess {
     }
     const deadline = Date.now() + 90_000;
     for (;;) {
-      const ready = await fetch(`${this.baseUrl}/rest`).then(
-        (response) => response.status === 401,
+      const ready = await fetch(`${this.baseUrl}${this.program?.readyPath ?? '/rest'}`).then(
+        (response) => response.status === (this.program === undefined ? 401 : 200),
         () => false,
       );
       if (ready) return;

@@ -1,0 +1,57 @@
+/**
+ * The API under benchmark: a child process running the build (dist/, `npm run build` first) on the
+ * matrix of DAM_TEST_MATRIX (sqlite + fs, or mysql + minio against s3rver or the MinIO of MINIO_ENDPOINT),
+ * with a fresh database and data folder, and a client_credentials token of the application user.
+ */
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, MATRIX, Matrix } from '../test/helpers/databases';
+import { startObjectStore } from '../test/helpers/object-store';
+import { ServiceProcess } from '../test/helpers/service-process';
+
+export interface BenchService {
+  service: ServiceProcess;
+  token: string;
+  matrix: Matrix;
+  /** What the service runs on, for the reports. */
+  describe: string;
+  /** Kills the service and drops the database, data folder and object store. */
+  stop(): Promise<void>;
+}
+
+export async function startBenchService(): Promise<BenchService> {
+  const database = await createTestDatabase();
+  const store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
+  const clientId = 'bench';
+  const clientSecret = randomBytes(18).toString('base64url');
+  const env: Record<string, string> = {
+    DAM_DATA_DIR: database.dataDir,
+    DAM_CLIENT_ID: clientId,
+    DAM_CLIENT_SECRET: clientSecret,
+    DAM_LOG_REQUESTS: 'false',
+    DAM_JOBS_ENABLED: 'false',
+    ...store?.env,
+  };
+  if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
+  const service = new ServiceProcess(env, true);
+  const stop = async () => {
+    await service.kill();
+    await store?.stop();
+    await database.drop();
+  };
+  try {
+    await service.start();
+    const token = await service.token(clientId, clientSecret);
+    return { service, token, matrix: MATRIX, describe: describeMatrix(MATRIX), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function describeMatrix(matrix: Matrix): string {
+  if (matrix === 'sqlite') return 'SQLite (embedded, WAL) + fs storage';
+  const store = process.env.MINIO_ENDPOINT
+    ? `MinIO at ${process.env.MINIO_ENDPOINT}`
+    : 's3rver in the benchmark process';
+  return `MySQL/MariaDB (DAM_TEST_MYSQL_URL) + minio storage on ${store}`;
+}
