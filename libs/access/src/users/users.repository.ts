@@ -32,12 +32,14 @@ export class UsersRepository {
     @InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>,
   ) {}
 
-  findById(id: number): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { id }, relations: { groups: true } });
+  // `find`, not `findOne`: with a relation, findOne's LIMIT makes TypeORM run a DISTINCT id query first.
+  // id and username are unique, so one joined query answers (this runs on every authenticated request).
+  async findById(id: number): Promise<UserEntity | null> {
+    return (await this.users.find({ where: { id }, relations: { groups: true } }))[0] ?? null;
   }
 
-  findByUsername(username: string): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { username }, relations: { groups: true } });
+  async findByUsername(username: string): Promise<UserEntity | null> {
+    return (await this.users.find({ where: { username }, relations: { groups: true } }))[0] ?? null;
   }
 
   findApplicationUser(): Promise<UserEntity | null> {
