@@ -126,6 +126,14 @@ async function measure(
       'attribute filter with sort',
       `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}&sortDescending=true`,
     ],
+    [
+      'attribute filter with sort, ascending',
+      `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}`,
+    ],
+    [
+      'attribute filter with sort, page 50 (past the sort-index walk)',
+      `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}&sortDescending=true&page=50`,
+    ],
     ['category filter', `descriptiveCategoryForm.categoryIds=${category}`],
     [
       'category filter with descendants',
@@ -238,10 +246,17 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
     page * size,
     size,
   );
-  for (const [name, builder] of [
+  const sort = planner.sort(order, attributes);
+  const queries: Array<[string, { getQueryAndParameters(): [string, unknown[]] }]> = [
     ['count', count],
-    ['page', pageQuery],
-  ] as const) {
+    ['page (general query)', pageQuery],
+  ];
+  if (sort.kind === 'value' && sort.numeric)
+    queries.push([
+      'page (sort-index walk, what runs when it can fill the page)',
+      repository.sortWalkQuery(sql, sort.attributeId, order.descending, page * size, size),
+    ]);
+  for (const [name, builder] of queries) {
     const [text, values] = builder.getQueryAndParameters();
     const rows: Array<Record<string, unknown>> = await dataSource.query(`EXPLAIN ${text}`, values);
     out.push(
