@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MIGRATIONS } from './migrations';
+import { SqlErrorLogger } from './sql-error-logger';
 
 export type DatabaseKind = 'sqlite' | 'mysql';
 
@@ -19,7 +20,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     migrations: MIGRATIONS,
     migrationsRun: false,
     synchronize: false,
-    logging: ['error'] as ('error' | 'warn')[],
+    logging: ['error', 'warn'] as ('error' | 'warn')[],
+    logger: new SqlErrorLogger(),
   };
   if (config.databaseUrl !== undefined) {
     return {
