@@ -106,7 +106,9 @@ function requestTargets(bench: BenchService, bareUrl: string, assetPath: string)
 
 function writeResult(markdown: string): void {
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'results', 'latest.md'), markdown);
+  // SQLite (the default) writes latest.md; the mysql matrix keeps its own file beside it.
+  const file = process.env.DAM_TEST_MATRIX === 'mysql' ? 'latest-mysql.md' : 'latest.md';
+  fs.writeFileSync(path.join(__dirname, 'results', file), markdown);
   process.stdout.write(`\n${markdown}`);
 }
 
