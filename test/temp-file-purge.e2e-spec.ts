@@ -102,7 +102,9 @@ describe('temp chunked file purge', () => {
     } as unknown as TempChunkedFilesService;
     const dataSource = t.app.get(DataSource);
     const enabled = { ...t.config, jobsEnabled: true } as AppConfig;
-    const jobs = [0, 1].map(() => new TempFilePurgeJob(new LeaseService(dataSource, enabled), counting));
+    const jobs = [0, 1].map(
+      () => new TempFilePurgeJob(new LeaseService(dataSource, enabled), counting, enabled),
+    );
     const ran = await Promise.all(jobs.map((job) => job.run()));
     expect(ran.filter(Boolean)).toHaveLength(1);
     expect(purges).toBe(1);

@@ -1,8 +1,6 @@
-import { Injectable, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig, LeaseService } from '@dam/platform';
 import { TempChunkedFilesService } from './temp-chunked-files.service';
-
-const DEFAULT_PERIOD_SECONDS = 600;
 
 /**
  * Every DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS (10 minutes by default), on one instance among those sharing
@@ -17,9 +15,9 @@ export class TempFilePurgeJob implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly leases: LeaseService,
     private readonly files: TempChunkedFilesService,
-    @Optional() config?: AppConfig,
+    config: AppConfig,
   ) {
-    this.periodMs = (config?.tempFilePurgeIntervalSeconds ?? DEFAULT_PERIOD_SECONDS) * 1000;
+    this.periodMs = config.tempFilePurgeIntervalSeconds * 1000;
   }
 
   onApplicationBootstrap(): void {
