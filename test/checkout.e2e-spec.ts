@@ -321,7 +321,7 @@ describe('checkout', () => {
       await expect(service.assertEditableBy(actor(editor), assetId)).resolves.toBeUndefined();
       await expect(service.assertEditableBy(actor(admin, true), assetId)).resolves.toBeUndefined();
       await expect(service.assertEditableBy(actor(otherEditor), assetId)).rejects.toMatchObject({
-        kind: 'conflict',
+        kind: 'state-conflict',
         message: CHECKED_OUT_TO_ANOTHER_USER,
       });
     });

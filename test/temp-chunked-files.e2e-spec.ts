@@ -223,8 +223,8 @@ describe('temp chunked files', () => {
       const keys = await service.chunkKeysOrThrow(actor, file.id);
       expect(keys.map((key) => Number(key.split('/')[2].split('-')[0]))).toEqual([1, 3, 5]);
       const other = { ...actor, id: stranger.id };
-      await expect(service.chunkKeysOrThrow(other, file.id)).rejects.toMatchObject({ kind: 'bad-request' });
-      await expect(service.chunkKeysOrThrow(actor, 'nope')).rejects.toMatchObject({ kind: 'bad-request' });
+      await expect(service.chunkKeysOrThrow(other, file.id)).rejects.toMatchObject({ kind: 'invalid-input' });
+      await expect(service.chunkKeysOrThrow(actor, 'nope')).rejects.toMatchObject({ kind: 'invalid-input' });
       expect(service.parseUrlOrThrow(file.url)).toBe(file.id);
       for (const bad of [`${t.baseUrl}/rest/assets/1`, `${file.url}/0`, 'x', 42]) {
         expect(() => service.parseUrlOrThrow(bad)).toThrow(/is not a temp chunked file URL/);

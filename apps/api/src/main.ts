@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   await app.listen(config.port);
   const storage = config.storageDriver === 'minio' ? `minio bucket ${config.minio?.bucket}` : 'fs';
   const database = config.databaseUrl === undefined ? `SQLite in ${config.dataDir}` : 'MySQL';
-  logger.log(`DAM API listening on port ${config.port} (${database}, storage ${storage}); REST root /rest, docs /docs`);
+  logger.log(
+    `DAM API listening on port ${config.port} (${database}, storage ${storage}); REST root /rest, docs /docs`,
+  );
 }
 
 void main();

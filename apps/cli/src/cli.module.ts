@@ -7,6 +7,9 @@ import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [PlatformModule.forRoot(config), AccessModule, TempChunkedFilesModule] };
+    return {
+      module: CliModule,
+      imports: [PlatformModule.forRoot(config), AccessModule, TempChunkedFilesModule],
+    };
   }
 }

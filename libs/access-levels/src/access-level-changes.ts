@@ -1,4 +1,4 @@
-import { BadRequest } from '@dam/platform';
+import { InvalidInput } from '@dam/platform';
 import { LevelTranslation } from './access-levels.repository';
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { AccessLevelEntity } from './entities/access-level.entity';
@@ -44,7 +44,7 @@ export function planChange(
 
   const name = input.name === undefined ? undefined : validName(input.name);
   if (current === undefined && name === undefined)
-    throw new BadRequest('you must supply a name for the access level');
+    throw new InvalidInput('you must supply a name for the access level');
   const description = input.description === undefined ? undefined : emptyToNull(input.description);
   if (language.isDefault || current === undefined) {
     if (name !== undefined) columns.name = name;
@@ -56,7 +56,7 @@ export function planChange(
 
 function validName(raw: string | null): string {
   const name = raw?.trim() ?? '';
-  if (name === '') throw new BadRequest('the name of an access level cannot be blank');
+  if (name === '') throw new InvalidInput('the name of an access level cannot be blank');
   return name;
 }
 

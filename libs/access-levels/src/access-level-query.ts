@@ -1,4 +1,4 @@
-import { BadRequest, parseOptionalId } from '@dam/platform';
+import { InvalidInput, parseOptionalId } from '@dam/platform';
 import { CountScope } from './access-level.reader';
 
 /**
@@ -15,7 +15,7 @@ export function idsFromQuery(query: Record<string, unknown>, name: string): numb
   }
   const ids = raw.map((item) => parseOptionalId(typeof item === 'string' ? item.trim() : item, name));
   if (ids.length === 0 || ids.some((id) => id === undefined || id < 1)) {
-    throw new BadRequest(
+    throw new InvalidInput(
       `name the access levels to delete with ?${name}=<id> (repeatable), or DELETE an access level's own URL`,
     );
   }

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { parseOptionalId, readBooleanQuery } from '@dam/platform';
+import { parseBoolean, parseOptionalId } from '@dam/platform';
 import { countScopeOf } from './access-level-query';
 import { AccessLevelMapper, AccessLevelSearchNode } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';
@@ -30,7 +30,7 @@ export class AccessLevelSearchController {
     @Query('count') rawCount: unknown,
   ): Promise<AccessLevelSearchNode[]> {
     const parentId = parseOptionalId(rawParentId, 'parentId');
-    const counts = readBooleanQuery(rawCount, 'count') ? countScopeOf(userId) : 'none';
+    const counts = (parseBoolean(rawCount, 'count') ?? false) ? countScopeOf(userId) : 'none';
     const forest = await this.levels.search(actor, parentId, counts);
     return forest.map((view) => this.mapper.toSearchNode(view));
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, isPrivileged, PermissionsService } from '@dam/access';
-import { LanguageService } from '@dam/platform';
-import { LevelBranch, visibleForest } from './access-level-tree';
+import { idsOf, LanguageService, TreeNode, visibleForest } from '@dam/platform';
 import { AccessLevelsRepository } from './access-levels.repository';
 import { AccessLevelEntity } from './entities/access-level.entity';
 
@@ -50,7 +49,7 @@ export class AccessLevelReader {
       isPrivileged(actor) ? levels.map((level) => level.id) : grants.levelsWith('view'),
     );
     const forest = visibleForest(levels, visible, options.rootId);
-    const ids = idsIn(forest);
+    const ids = idsOf(forest);
     const language = this.languages.readLanguage();
     const [texts, counts] = await Promise.all([
       this.languages.isDefault(language) ? undefined : this.levels.textsIn(language, ids),
@@ -60,14 +59,14 @@ export class AccessLevelReader {
           ? this.levels.countVisibleAssets(actor, grants, ids)
           : this.levels.countAssets(ids.length === levels.length ? undefined : ids),
     ]);
-    const view = (branch: LevelBranch<AccessLevelEntity>): AccessLevelView => {
-      const translated = texts?.get(branch.level.id);
+    const view = (branch: TreeNode<AccessLevelEntity>): AccessLevelView => {
+      const translated = texts?.get(branch.item.id);
       return {
-        level: branch.level,
-        name: translated?.get('name') ?? branch.level.name,
-        description: translated?.get('description') ?? branch.level.description,
+        level: branch.item,
+        name: translated?.get('name') ?? branch.item.name,
+        description: translated?.get('description') ?? branch.item.description,
         children: branch.children.map(view),
-        count: counts === undefined ? undefined : (counts.get(branch.level.id) ?? 0),
+        count: counts === undefined ? undefined : (counts.get(branch.item.id) ?? 0),
       };
     };
     return forest.map(view);
@@ -78,14 +77,4 @@ export class AccessLevelReader {
     const [first] = await this.forest(actor, { rootId: id, counts });
     return first?.level.id === id ? first : undefined;
   }
-}
-
-function idsIn(forest: LevelBranch<AccessLevelEntity>[]): number[] {
-  const ids: number[] = [];
-  const visit = (branch: LevelBranch<AccessLevelEntity>): void => {
-    ids.push(branch.level.id);
-    branch.children.forEach(visit);
-  };
-  forest.forEach(visit);
-  return ids;
 }

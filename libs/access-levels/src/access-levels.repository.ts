@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AccessGrants, ActorUser, countAssetsPer, countVisibleAssetsPerLevel } from '@dam/access';
 import { FieldTexts, refuseForeignKeyViolations, TranslationsRepository } from '@dam/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { LevelLink } from './access-level-tree';
+import { TreeLink as LevelLink } from '@dam/platform';
 import { AccessLevelEntity } from './entities/access-level.entity';
 
 /** Entity type of access level texts in the translations table. */

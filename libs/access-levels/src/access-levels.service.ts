@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser, isPrivileged } from '@dam/access';
-import { BadRequest, Forbidden, LanguageService, NotFound, Paging, UrlService } from '@dam/platform';
+
+import { ActorUser, requireAdmin } from '@dam/access';
+
+import { InvalidInput, LanguageService, UnknownResource, Paging, UrlService } from '@dam/platform';
+
 import { planChange } from './access-level-changes';
+
 import { AccessLevelReader, AccessLevelView, CountScope } from './access-level.reader';
-import { deepestFirst, findCycle, LevelLink } from './access-level-tree';
+
+import { deepestFirst, findCycle, TreeLink as LevelLink } from '@dam/platform';
+
 import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
+
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
+
 import { AccessLevelEntity } from './entities/access-level.entity';
+
 import { AccessLevelImagesService } from './images/access-level-images.service';
 
 /** One level to update and how the client named it (by id in the path, or by URL in a bulk PUT). */
@@ -57,7 +66,7 @@ export class AccessLevelsService {
   }
 
   async create(actor: ActorUser, input: AccessLevelWriteDto): Promise<AccessLevelView> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'change access levels');
     const parentId =
       input.parent === undefined || input.parent === null ? null : await this.parentIdOrThrow(input.parent);
     const { columns, translation } = planChange(input, undefined, parentId, this.writeLanguage());
@@ -76,9 +85,9 @@ export class AccessLevelsService {
    * level under itself or a level below it, also through several moves at once, is a 400.
    */
   async update(actor: ActorUser, writes: LevelWrite[]): Promise<AccessLevelView[]> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'change access levels');
     const ids = writes.map((write) => write.id);
-    if (new Set(ids).size !== ids.length) throw new BadRequest('each access level may appear only once');
+    if (new Set(ids).size !== ids.length) throw new InvalidInput('each access level may appear only once');
     const current = new Map((await this.levels.findByIds(ids)).map((level) => [level.id, level]));
     const language = this.writeLanguage();
     const updates: LevelUpdate[] = [];
@@ -101,19 +110,19 @@ export class AccessLevelsService {
    * that is not deleted along with it, is a 400.
    */
   async delete(actor: ActorUser, ids: number[]): Promise<void> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'change access levels');
     const all = await this.levels.findAll();
     const doomed = new Set(ids);
     const chosen = [...doomed].map((id) => all.find((level) => level.id === id) ?? throwNotFound(id));
     for (const level of chosen) {
-      if (level.isStatic) throw new BadRequest(`access level ${level.id} is static and cannot be deleted`);
+      if (level.isStatic) throw new InvalidInput(`access level ${level.id} is static and cannot be deleted`);
       if (all.some((other) => other.parentId === level.id && !doomed.has(other.id))) {
-        throw new BadRequest(`access level ${level.id} has sub-access levels; delete or move them first`);
+        throw new InvalidInput(`access level ${level.id} has sub-access levels; delete or move them first`);
       }
     }
     const [holding] = [...(await this.levels.withAssets([...doomed]))];
     if (holding !== undefined)
-      throw new BadRequest(`access level ${holding} contains assets and cannot be deleted`);
+      throw new InvalidInput(`access level ${holding} contains assets and cannot be deleted`);
     await this.levels.delete(deepestFirst(chosen, all).map((level) => level.id));
     await this.images.discard(chosen.flatMap((level) => (level.imageKey === null ? [] : [level.imageKey])));
   }
@@ -126,11 +135,11 @@ export class AccessLevelsService {
     const unique = [...new Set(ids)];
     const found = new Map((await this.levels.findByIds(unique)).map((level) => [level.id, level]));
     const missing = unique.find((id) => !found.has(id));
-    if (missing !== undefined) throw new BadRequest(`access level ${missing} does not exist`);
+    if (missing !== undefined) throw new InvalidInput(`access level ${missing} does not exist`);
     const all = await this.levels.findAll();
     for (const level of found.values()) {
       if (!level.isAlwaysAssignable && all.some((other) => other.parentId === level.id)) {
-        throw new BadRequest(
+        throw new InvalidInput(
           `access level ${level.id} has sub-access levels and is not always assignable, so assets cannot be put in it`,
         );
       }
@@ -147,10 +156,10 @@ export class AccessLevelsService {
     if (gone !== undefined) throw this.unknown(gone);
     for (const parentId of moves.values()) {
       if (parentId !== null && !present.has(parentId))
-        throw new BadRequest(`access level ${parentId} does not exist`);
+        throw new InvalidInput(`access level ${parentId} does not exist`);
     }
     if (findCycle(links, moves) !== undefined) {
-      throw new BadRequest(
+      throw new InvalidInput(
         'an access level cannot be moved under itself or one of its own sub-access levels',
       );
     }
@@ -159,7 +168,7 @@ export class AccessLevelsService {
   private async parentIdOrThrow(parentUrl: string): Promise<number> {
     const id = this.urls.parseIdOrThrow(parentUrl, 'access-levels', 'an access level');
     if ((await this.levels.findById(id)) === null)
-      throw new BadRequest(`"${parentUrl}" names no access level`);
+      throw new InvalidInput(`"${parentUrl}" names no access level`);
     return id;
   }
 
@@ -172,16 +181,12 @@ export class AccessLevelsService {
   private unknown(write: LevelWrite): Error {
     return write.namedBy === undefined
       ? notFound(write.id)
-      : new BadRequest(`"${write.namedBy}" names no access level`);
+      : new InvalidInput(`"${write.namedBy}" names no access level`);
   }
 }
 
-function requirePrivileged(actor: ActorUser): void {
-  if (!isPrivileged(actor)) throw new Forbidden('only administrators may change access levels');
-}
-
-function notFound(id: number): NotFound {
-  return new NotFound(`access level ${id} does not exist`);
+function notFound(id: number): UnknownResource {
+  return new UnknownResource(`access level ${id} does not exist`);
 }
 
 function throwNotFound(id: number): never {

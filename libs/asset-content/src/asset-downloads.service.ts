@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, editOutcome, VisibleAsset } from '@dam/assets';
-import { AppConfig, BadRequest, Forbidden, NotFound, ObjectStorage, UrlService } from '@dam/platform';
+import {
+  AppConfig,
+  InvalidInput,
+  NotPermitted,
+  UnknownResource,
+  ObjectStorage,
+  UrlService,
+} from '@dam/platform';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetFileEntity } from './entities/asset-file.entity';
 
@@ -38,7 +45,7 @@ export class AssetDownloadsService {
   async versionUrl(actor: ActorUser, id: number, version: number): Promise<string> {
     await this.downloadableOrThrow(actor, id);
     const file = await this.files.version(id, version);
-    if (file === null) throw new NotFound(`asset ${id} has no version ${version}`);
+    if (file === null) throw new UnknownResource(`asset ${id} has no version ${version}`);
     return this.signedUrl(file);
   }
 
@@ -63,9 +70,9 @@ export class AssetDownloadsService {
   async saveStatus(actor: ActorUser, id: number): Promise<never> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     if (editOutcome(grants, placed.accessLevelIds) === 'refused' && placed.asset.addedByUserId !== actor.id) {
-      throw new Forbidden('you need edit permission on every access level of the asset');
+      throw new NotPermitted('you need edit permission on every access level of the asset');
     }
-    throw new NotFound(`asset ${id} has no file being saved`);
+    throw new UnknownResource(`asset ${id} has no file being saved`);
   }
 
   /** Visible, `download` on one of its levels, not archived. */
@@ -73,15 +80,15 @@ export class AssetDownloadsService {
     const visible = await this.reader.visibleOrThrow(actor, id);
     const { placed, grants } = visible;
     if (!grants.onAny(placed.accessLevelIds, 'download')) {
-      throw new Forbidden('you need download permission on one of the access levels of the asset');
+      throw new NotPermitted('you need download permission on one of the access levels of the asset');
     }
-    if (placed.asset.archived) throw new BadRequest(`asset ${id} is archived`);
+    if (placed.asset.archived) throw new InvalidInput(`asset ${id} is archived`);
     return visible;
   }
 
   async currentOrThrow(id: number): Promise<AssetFileEntity> {
     const file = await this.files.current(id);
-    if (file === null) throw new NotFound(`asset ${id} has no content`);
+    if (file === null) throw new UnknownResource(`asset ${id} has no content`);
     return file;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { AppConfig, BadRequest, NotFound, ObjectStorage } from '@dam/platform';
+import { AppConfig, InvalidInput, UnknownResource, ObjectStorage } from '@dam/platform';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AssetDownloadsService } from './asset-downloads.service';
@@ -45,7 +45,7 @@ export class AssetImagesService {
     if (kind === 'large') await this.downloads.downloadableOrThrow(actor, id);
     else await this.reader.visibleOrThrow(actor, id);
     const rendition = await this.files.rendition(id, kind);
-    if (rendition === null) throw new NotFound(`asset ${id} has no ${kind} image (yet)`);
+    if (rendition === null) throw new UnknownResource(`asset ${id} has no ${kind} image (yet)`);
     return this.storage.signedGetUrl(rendition.storageKey, {
       expirySeconds: this.config.signedUrlTtlSeconds,
       contentType: rendition.contentType,
@@ -58,7 +58,7 @@ export class AssetImagesService {
     await this.downloads.downloadableOrThrow(actor, id);
     const file = await this.downloads.currentOrThrow(id);
     if (!isConvertibleImage(file.contentType))
-      throw new BadRequest(`asset ${id} is not an image that can be converted`);
+      throw new InvalidInput(`asset ${id} is not an image that can be converted`);
     const pipeline = sharp({ failOn: 'none', animated: options.format === 'gif' })
       .rotate()
       .resize(options.width, options.height, {
@@ -86,17 +86,17 @@ interface ConversionOptions {
 export function conversionOptionsOrThrow(query: Record<string, unknown>): ConversionOptions {
   const width = sideOrThrow(query.width, 'width');
   const height = sideOrThrow(query.height, 'height');
-  if (width === undefined && height === undefined) throw new BadRequest('give a width, a height or both');
+  if (width === undefined && height === undefined) throw new InvalidInput('give a width, a height or both');
   const rawFormat = query.format ?? 'jpg';
   if (typeof rawFormat !== 'string' || !(rawFormat.toLowerCase() in FORMATS)) {
-    throw new BadRequest('format must be one of jpg, png, webp, gif');
+    throw new InvalidInput('format must be one of jpg, png, webp, gif');
   }
   const rawCrop = query.cropToFit ?? 'false';
   if (typeof rawCrop !== 'string' || !/^(true|false)$/i.test(rawCrop))
-    throw new BadRequest('cropToFit must be true or false');
+    throw new InvalidInput('cropToFit must be true or false');
   const cropToFit = rawCrop.toLowerCase() === 'true';
   if (cropToFit && (width === undefined || height === undefined)) {
-    throw new BadRequest('cropToFit needs both a width and a height');
+    throw new InvalidInput('cropToFit needs both a width and a height');
   }
   return { width, height, format: rawFormat.toLowerCase() as Format, cropToFit };
 }
@@ -109,7 +109,7 @@ function sideOrThrow(raw: unknown, name: string): number | undefined {
     Number(raw) < 1 ||
     Number(raw) > MAX_CONVERSION_SIDE
   ) {
-    throw new BadRequest(`${name} must be a whole number from 1 to ${MAX_CONVERSION_SIDE}`);
+    throw new InvalidInput(`${name} must be a whole number from 1 to ${MAX_CONVERSION_SIDE}`);
   }
   return Number(raw);
 }

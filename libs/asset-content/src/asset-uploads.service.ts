@@ -11,10 +11,10 @@ import {
 import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
 import { CheckoutService } from '@dam/checkout';
 import {
-  BadRequest,
-  Forbidden,
+  InvalidInput,
+  NotPermitted,
   LanguageService,
-  NotFound,
+  UnknownResource,
   ObjectStorage,
   safeFilename,
   sizeLimited,
@@ -118,7 +118,7 @@ export class AssetUploadsService implements OnModuleInit {
       actor,
       this.tempFiles.parseUrlOrThrow(upload.copyTempFile),
     );
-    if (chunkKeys.length === 0) throw new BadRequest('the temp chunked file has no chunks');
+    if (chunkKeys.length === 0) throw new InvalidInput('the temp chunked file has no chunks');
     upload.body.resume();
     return (key) => this.storage.concatenate(chunkKeys, key);
   }
@@ -135,7 +135,11 @@ export class AssetUploadsService implements OnModuleInit {
 
   private async fromBody(key: string, body: Readable): Promise<StoredObject> {
     // No size limit: the limiter only turns a client that gives up mid-body into a failed stream.
-    const limited = sizeLimited(body, Number.MAX_SAFE_INTEGER, () => new BadRequest('the file is too large'));
+    const limited = sizeLimited(
+      body,
+      Number.MAX_SAFE_INTEGER,
+      () => new InvalidInput('the file is too large'),
+    );
     return this.storage.put(key, limited.stream, { contentType: 'application/octet-stream' });
   }
 
@@ -188,7 +192,7 @@ function contentModeOrThrow(
   }
   const outcome = editOutcome(grants, accessLevelIds);
   if (outcome === 'refused')
-    throw new Forbidden('you need edit permission on every access level of the asset');
+    throw new NotPermitted('you need edit permission on every access level of the asset');
   return outcome;
 }
 
@@ -196,9 +200,9 @@ function booleanOrThrow(value: unknown, what: string): boolean {
   if (value === undefined) return false;
   if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
     return value.trim().toLowerCase() === 'true';
-  throw new BadRequest(`${what} must be true or false`);
+  throw new InvalidInput(`${what} must be true or false`);
 }
 
-function gone(id: number): NotFound {
-  return new NotFound(`asset ${id} does not exist`);
+function gone(id: number): UnknownResource {
+  return new UnknownResource(`asset ${id} does not exist`);
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, PermissionsService } from '@dam/access';
-import { Forbidden, Paging } from '@dam/platform';
+import { NotPermitted, Paging } from '@dam/platform';
 import { AssetReader } from './asset-reader.service';
 import { AssetWritesRepository } from './asset-writes.repository';
 import { AssetCondition } from './assets.repository';
@@ -23,7 +23,7 @@ export class AssetApprovalsService {
   async approve(actor: ActorUser, id: number): Promise<void> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     if (!grants.onEvery(placed.accessLevelIds, 'approve')) {
-      throw new Forbidden('you need approve permission on every access level of the asset');
+      throw new NotPermitted('you need approve permission on every access level of the asset');
     }
     await this.writes.approve(id);
   }

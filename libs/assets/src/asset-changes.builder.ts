@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser } from '@dam/access';
 import { AttributeDefinition, AttributesCatalog, AttributeType } from '@dam/attributes';
-import { BadRequest, LanguageService } from '@dam/platform';
+import { InvalidInput, LanguageService } from '@dam/platform';
 import { AssetChanges, sameIds, ValueChange } from './asset-changes';
 import { AssetReferences } from './asset-references.service';
 import { AssetState } from './assets.repository';
@@ -32,7 +32,7 @@ export class AssetChangesBuilder {
     const definitions = await this.catalog.all(this.languages.readLanguage());
     for (const [attributeId, raw] of request.attributes) {
       const attribute = definitions.find((definition) => definition.id === attributeId);
-      if (attribute === undefined) throw new BadRequest(`attribute ${attributeId} does not exist`);
+      if (attribute === undefined) throw new InvalidInput(`attribute ${attributeId} does not exist`);
       if (attribute.isReadOnly) continue;
       if (attribute.typeId === AttributeType.AccessLevels) {
         const ids = idsOrThrow(attribute, raw, 'access level ids');
@@ -74,11 +74,11 @@ export class AssetChangesBuilder {
 
   private async storedOrThrow(attribute: AttributeDefinition, raw: string): Promise<string> {
     const parsed = parseValue(attribute.typeId, raw);
-    if (!parsed.ok) throw new BadRequest(`the value of ${attribute.label} must be ${parsed.expected}`);
+    if (!parsed.ok) throw new InvalidInput(`the value of ${attribute.label} must be ${parsed.expected}`);
     if (attribute.typeId === AttributeType.List) {
       const values = await this.catalog.listValues(attribute.id);
       if (!values.some((listValue) => listValue.value === parsed.stored)) {
-        throw new BadRequest(`${shorten(parsed.stored)} is not one of the values of ${attribute.label}`);
+        throw new InvalidInput(`${shorten(parsed.stored)} is not one of the values of ${attribute.label}`);
       }
     }
     return parsed.stored;
@@ -88,7 +88,7 @@ export class AssetChangesBuilder {
 function idsOrThrow(attribute: AttributeDefinition, raw: string, what: string): number[] {
   const ids = parseIdList(raw);
   if (ids === undefined)
-    throw new BadRequest(`the value of ${attribute.label} must be comma-separated ${what}`);
+    throw new InvalidInput(`the value of ${attribute.label} must be comma-separated ${what}`);
   return ids;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, isAssetVisible, PermissionsService } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
-import { LanguageService, NotFound } from '@dam/platform';
+import { LanguageService, UnknownResource } from '@dam/platform';
 import { AssetMapper, AssetRepresentation } from './asset.mapper';
 import { AssetsRepository, PlacedAsset } from './assets.repository';
 
@@ -33,14 +33,14 @@ export class AssetReader {
       placed === null ||
       !isAssetVisible(actor, grants, { ...placed.asset, accessLevelIds: placed.accessLevelIds })
     ) {
-      throw new NotFound(`asset ${id} does not exist`);
+      throw new UnknownResource(`asset ${id} does not exist`);
     }
     return { placed, grants };
   }
 
   async representation(id: number): Promise<AssetRepresentation> {
     const placed = await this.assets.findPlaced(id);
-    if (placed === null) throw new NotFound(`asset ${id} does not exist`);
+    if (placed === null) throw new UnknownResource(`asset ${id} does not exist`);
     return this.represent(placed);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, assetVisibilityCondition } from '@dam/access';
-import { BadRequest, UrlService } from '@dam/platform';
+import { InvalidInput, UrlService } from '@dam/platform';
 import { AssetsRepository } from './assets.repository';
 
 export const NO_ACCESS_LEVELS = 'you must supply some access levels to put the asset in';
@@ -15,13 +15,13 @@ export class AssetReferences {
 
   /** At least one; each must exist and, when it has sub-levels, be always assignable (DESIGN §6). */
   async accessLevelsOrThrow(ids: number[]): Promise<void> {
-    if (ids.length === 0) throw new BadRequest(NO_ACCESS_LEVELS);
+    if (ids.length === 0) throw new InvalidInput(NO_ACCESS_LEVELS);
     const facts = await this.assets.levelFacts(ids);
     for (const id of ids) {
       const level = facts.find((fact) => fact.id === id);
-      if (level === undefined) throw new BadRequest(`access level ${id} does not exist`);
+      if (level === undefined) throw new InvalidInput(`access level ${id} does not exist`);
       if (level.hasChildren && !level.isAlwaysAssignable) {
-        throw new BadRequest(`access level ${id} has sub-access levels and is not always assignable`);
+        throw new InvalidInput(`access level ${id} has sub-access levels and is not always assignable`);
       }
     }
   }
@@ -29,12 +29,12 @@ export class AssetReferences {
   async categoriesOrThrow(ids: number[]): Promise<void> {
     const existing = new Set(await this.assets.existingCategoryIds(ids));
     const missing = ids.filter((id) => !existing.has(id));
-    if (missing.length > 0) throw new BadRequest(`category ${missing.join(', ')} does not exist`);
+    if (missing.length > 0) throw new InvalidInput(`category ${missing.join(', ')} does not exist`);
   }
 
   async assetTypeIdOrThrow(url: string): Promise<number> {
     const id = this.urls.parseIdOrThrow(url, 'asset-types', 'an asset type');
-    if (!(await this.assets.assetTypeExists(id))) throw new BadRequest(`asset type ${id} does not exist`);
+    if (!(await this.assets.assetTypeExists(id))) throw new InvalidInput(`asset type ${id} does not exist`);
     return id;
   }
 
@@ -46,12 +46,12 @@ export class AssetReferences {
     urls: string[],
   ): Promise<number[]> {
     const ids = [...new Set(urls.map((url) => this.urls.parseIdOrThrow(url, 'assets', 'an asset')))];
-    if (ids.includes(assetId)) throw new BadRequest('an asset cannot be its own parent');
+    if (ids.includes(assetId)) throw new InvalidInput('an asset cannot be its own parent');
     const found = new Set(
       await this.assets.existingAssetIds(ids, assetVisibilityCondition(actor, grants, 'a')),
     );
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new BadRequest(`asset ${missing.join(', ')} does not exist`);
+    if (missing.length > 0) throw new InvalidInput(`asset ${missing.join(', ')} does not exist`);
     return ids;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
 import { CheckoutService } from '@dam/checkout';
-import { BadRequest, Forbidden, LanguageService } from '@dam/platform';
+import { InvalidInput, NotPermitted, LanguageService } from '@dam/platform';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetChanges, isEmpty } from './asset-changes';
 import { editOutcome, Outcome, uploadOutcome } from './asset-permissions';
@@ -32,11 +32,11 @@ export class AssetUpdatesService {
     const { asset } = placed;
     await this.checkouts.assertEditableBy(actor, id);
     if (request.submitted === false && asset.submitted) {
-      throw new BadRequest('an asset that has been submitted cannot be unsubmitted');
+      throw new InvalidInput('an asset that has been submitted cannot be unsubmitted');
     }
     const archiving = request.archived !== undefined && request.archived !== asset.archived;
     if (archiving && !isPrivileged(actor))
-      throw new Forbidden('only administrators may archive or unarchive assets');
+      throw new NotPermitted('only administrators may archive or unarchive assets');
     const submitting = request.submitted === true && !asset.submitted;
     const editMode = editModeOrThrow(actor, grants, placed, submitting);
 
@@ -49,7 +49,7 @@ export class AssetUpdatesService {
     if (submitting) {
       const outcome = uploadOutcome(grants, changes.accessLevelIds ?? placed.accessLevelIds);
       if (outcome === 'refused') {
-        throw new Forbidden('you need upload permission on every access level of the asset to submit it');
+        throw new NotPermitted('you need upload permission on every access level of the asset to submit it');
       }
       flags.submitted = true;
       flags.uploadPending = outcome === 'approval';
@@ -89,7 +89,7 @@ function editModeOrThrow(
   }
   const outcome = editOutcome(grants, accessLevelIds);
   if (outcome === 'refused')
-    throw new Forbidden('you need edit permission on every access level of the asset');
+    throw new NotPermitted('you need edit permission on every access level of the asset');
   return outcome;
 }
 
@@ -104,6 +104,6 @@ function addedLevelsOrThrow(
   if (added.length === 0) return;
   const outcome = uploadOutcome(grants, added);
   if (outcome === 'refused' || (outcome === 'approval' && !throughApproval)) {
-    throw new Forbidden('you need upload permission on the access levels you add the asset to');
+    throw new NotPermitted('you need upload permission on the access levels you add the asset to');
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Conflict, isForeignKeyViolation } from '@dam/platform';
+import { StateConflict, isForeignKeyViolation } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
@@ -120,7 +120,11 @@ export class AssetWritesRepository {
       if (change.value === null) await values.delete(key);
       else await values.upsert({ ...key, value: change.value }, ['assetId', 'attributeId', 'language']);
     }
-    await reindexAssetAttributes(manager, assetId, changes.values.map((change) => change.attributeId));
+    await reindexAssetAttributes(
+      manager,
+      assetId,
+      changes.values.map((change) => change.attributeId),
+    );
     if (changes.accessLevelIds !== undefined) {
       const repository = manager.getRepository(AssetAccessLevelEntity);
       await repository.delete({ assetId });
@@ -171,7 +175,9 @@ export class AssetWritesRepository {
       await this.dataSource.transaction(work);
     } catch (error) {
       if (isForeignKeyViolation(error)) {
-        throw new Conflict('the asset refers to an access level, category or asset that no longer exists');
+        throw new StateConflict(
+          'the asset refers to an access level, category or asset that no longer exists',
+        );
       }
       throw error;
     }

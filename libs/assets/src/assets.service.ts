@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorService, ActorUser, PermissionsService } from '@dam/access';
 import { CheckoutService } from '@dam/checkout';
-import { AppConfig, BadRequest, Forbidden } from '@dam/platform';
+import { AppConfig, InvalidInput, NotPermitted } from '@dam/platform';
 import { uploadOutcome } from './asset-permissions';
 import { AssetReader } from './asset-reader.service';
 import { AssetReferences, NO_ACCESS_LEVELS } from './asset-references.service';
@@ -28,9 +28,9 @@ export class AssetsService {
    */
   async create(caller: ActorUser, body: unknown): Promise<AssetRepresentation> {
     const request = await readCreateAssetRequest(body);
-    if (request.accessLevelIds.length === 0) throw new BadRequest(NO_ACCESS_LEVELS);
+    if (request.accessLevelIds.length === 0) throw new InvalidInput(NO_ACCESS_LEVELS);
     if (this.config.assetTypesEnabled && request.assetTypeUrl === undefined) {
-      throw new BadRequest('you must provide an asset type');
+      throw new InvalidInput('you must provide an asset type');
     }
     const actor = await this.actors.resolve(caller, request.createAsUserId, 'createAsUserId');
     await this.references.accessLevelsOrThrow(request.accessLevelIds);
@@ -40,7 +40,7 @@ export class AssetsService {
         : await this.references.assetTypeIdOrThrow(request.assetTypeUrl);
     const outcome = uploadOutcome(await this.permissions.grantsFor(actor), request.accessLevelIds);
     if (outcome === 'refused') {
-      throw new Forbidden(
+      throw new NotPermitted(
         'you need upload permission on every one of the access levels to create this asset',
       );
     }
@@ -62,7 +62,7 @@ export class AssetsService {
   async delete(actor: ActorUser, id: number): Promise<void> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     if (!grants.onEvery(placed.accessLevelIds, 'delete')) {
-      throw new Forbidden('you need delete permission on every access level of the asset');
+      throw new NotPermitted('you need delete permission on every access level of the asset');
     }
     await this.checkouts.assertEditableBy(actor, id);
     await this.assets.delete(id);

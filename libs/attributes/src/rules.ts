@@ -1,17 +1,11 @@
-import { ActorUser, isPrivileged } from '@dam/access';
-import { BadRequest, Forbidden } from '@dam/platform';
-
-/** Everyone signed in may read this area; only admins (and the application user) change it. */
-export function requireAdmin(actor: ActorUser, what: string): void {
-  if (!isPrivileged(actor)) throw new Forbidden(`only administrators may manage ${what}`);
-}
+import { InvalidInput } from '@dam/platform';
 
 /** A required, non-blank piece of text, trimmed; `message` when it is missing or blank. */
 export function requiredText(raw: unknown, message: string, maxLength = 255): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new BadRequest(message);
+  if (typeof raw !== 'string' || raw.trim() === '') throw new InvalidInput(message);
   const text = raw.trim();
   if (text.length > maxLength)
-    throw new BadRequest(`${text.slice(0, 40)}... is longer than ${maxLength} characters`);
+    throw new InvalidInput(`${text.slice(0, 40)}... is longer than ${maxLength} characters`);
   return text;
 }
 
@@ -21,7 +15,7 @@ const MAX_DISPLAY_ORDER = 1_000_000;
 export function optionalDisplayOrder(raw: unknown): number | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > MAX_DISPLAY_ORDER) {
-    throw new BadRequest(`displayOrder must be a whole number from 0 to ${MAX_DISPLAY_ORDER}`);
+    throw new InvalidInput(`displayOrder must be a whole number from 0 to ${MAX_DISPLAY_ORDER}`);
   }
   return raw;
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SqlFragment } from '@dam/access';
-import { BadRequest, FieldTexts, isForeignKeyViolation, TranslationsRepository } from '@dam/platform';
+import { InvalidInput, FieldTexts, isForeignKeyViolation, TranslationsRepository } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
-import { CategoryLink } from './category-tree';
+import { TreeLink as CategoryLink } from '@dam/platform';
 import { CategoryEntity } from './entities/category.entity';
 
 /** Entity type of category texts in the translations table. */
@@ -167,7 +167,7 @@ export class CategoriesRepository {
       return await write();
     } catch (error) {
       if (isForeignKeyViolation(error)) {
-        throw new BadRequest(
+        throw new InvalidInput(
           'the category changed meanwhile: its parent no longer exists, or it gained subcategories or assets',
         );
       }

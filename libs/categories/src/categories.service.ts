@@ -1,11 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser, assetVisibilityCondition, isPrivileged, PermissionsService } from '@dam/access';
-import { BadRequest, Forbidden, LanguageService, NotFound, Paging, UrlService } from '@dam/platform';
+
+import { ActorUser, assetVisibilityCondition, PermissionsService, requireAdmin } from '@dam/access';
+
+import { InvalidInput, LanguageService, UnknownResource, Paging, UrlService } from '@dam/platform';
+
 import { CategoriesRepository, CategoryChanges, CategoryTranslation } from './categories.repository';
+
 import { LocalizedCategory } from './category.mapper';
-import { buildTree, CategoryLink, idsOf, TreeNode, wouldCreateCycle } from './category-tree';
+
+import {
+  buildForest as buildTree,
+  TreeLink as CategoryLink,
+  idsOf,
+  TreeNode,
+  wouldCreateCycle,
+} from '@dam/platform';
+
 import { CategorySearchQuery } from './dto/category-search.query';
+
 import { CategoryWriteDto } from './dto/category-write.dto';
+
 import { CategoryEntity } from './entities/category.entity';
 
 const MAX_NAME = 255;
@@ -58,7 +72,7 @@ export class CategoriesService {
    * language's and as the default, so the default language never lacks a name.
    */
   async create(actor: ActorUser, body: CategoryWriteDto | undefined): Promise<TreeNode<LocalizedCategory>> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'create, change or delete categories');
     const language = this.languages.writeLanguage();
     const name = validName(body?.name);
     const description = validDescription(body?.description);
@@ -89,7 +103,7 @@ export class CategoriesService {
     id: number,
     body: CategoryWriteDto | undefined,
   ): Promise<TreeNode<LocalizedCategory>> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'create, change or delete categories');
     const language = this.languages.writeLanguage();
     const name = body?.name === undefined ? undefined : validName(body.name);
     const description = body?.description === undefined ? undefined : validDescription(body.description);
@@ -104,13 +118,13 @@ export class CategoriesService {
 
   /** Only an empty category (no subcategories, no assets) can be deleted. */
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'create, change or delete categories');
     if ((await this.categories.findById(id)) === null) throw notFound(id);
     if (await this.categories.hasChildren(id)) {
-      throw new BadRequest(`category ${id} has subcategories: delete or move them first`);
+      throw new InvalidInput(`category ${id} has subcategories: delete or move them first`);
     }
     if (await this.categories.hasAssets(id)) {
-      throw new BadRequest(`category ${id} still contains assets: remove them from it first`);
+      throw new InvalidInput(`category ${id} still contains assets: remove them from it first`);
     }
     await this.categories.delete(id);
   }
@@ -144,23 +158,19 @@ export class CategoriesService {
   }
 }
 
-function requireAdmin(actor: ActorUser): void {
-  if (!isPrivileged(actor))
-    throw new Forbidden('only administrators may create, change or delete categories');
-}
-
 function checkMove(links: CategoryLink[], id: number, parentId: number | null | undefined): void {
   if (parentId === undefined || parentId === null) return;
   if (!links.some((link) => link.id === parentId)) throw missingParent(parentId);
   if (wouldCreateCycle(links, id, parentId)) {
-    throw new BadRequest('a category cannot be moved under itself or one of its descendants');
+    throw new InvalidInput('a category cannot be moved under itself or one of its descendants');
   }
 }
 
 function validName(raw: string | null | undefined): string {
   const name = raw?.trim() ?? '';
-  if (name === '') throw new BadRequest('you must supply a name for the category');
-  if (name.length > MAX_NAME) throw new BadRequest(`a category name must be at most ${MAX_NAME} characters`);
+  if (name === '') throw new InvalidInput('you must supply a name for the category');
+  if (name.length > MAX_NAME)
+    throw new InvalidInput(`a category name must be at most ${MAX_NAME} characters`);
   return name;
 }
 
@@ -168,15 +178,15 @@ function validName(raw: string | null | undefined): string {
 function validDescription(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
   if (raw.length > MAX_DESCRIPTION) {
-    throw new BadRequest(`a category description must be at most ${MAX_DESCRIPTION} characters`);
+    throw new InvalidInput(`a category description must be at most ${MAX_DESCRIPTION} characters`);
   }
   return raw;
 }
 
-function notFound(id: number): NotFound {
-  return new NotFound(`category ${id} does not exist`);
+function notFound(id: number): UnknownResource {
+  return new UnknownResource(`category ${id} does not exist`);
 }
 
-function missingParent(id: number): BadRequest {
-  return new BadRequest(`the parent category ${id} does not exist`);
+function missingParent(id: number): InvalidInput {
+  return new InvalidInput(`the parent category ${id} does not exist`);
 }

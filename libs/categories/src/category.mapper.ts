@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UrlService } from '@dam/platform';
-import { TreeNode } from './category-tree';
+import { TreeNode } from '@dam/platform';
 
 /** A category with its texts in the language the request reads. */
 export interface LocalizedCategory {

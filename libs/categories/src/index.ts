@@ -1,5 +1,4 @@
 export * from './categories.module';
 export * from './categories.service';
 export * from './category.mapper';
-export * from './category-tree';
 export * from './entities/category.entity';

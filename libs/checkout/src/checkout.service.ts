@@ -8,11 +8,11 @@ import {
   PermissionsService,
 } from '@dam/access';
 import {
-  BadRequest,
-  Conflict,
+  InvalidInput,
+  StateConflict,
   DomainError,
-  Forbidden,
-  NotFound,
+  NotPermitted,
+  UnknownResource,
   Paging,
   parseOptionalId,
 } from '@dam/platform';
@@ -27,9 +27,9 @@ export interface CheckoutState {
 }
 
 type Missing = (assetId: number) => DomainError;
-const notFound: Missing = (assetId) => new NotFound(`asset ${assetId} does not exist`);
+const notFound: Missing = (assetId) => new UnknownResource(`asset ${assetId} does not exist`);
 /** An asset named in a request body is the client's mistake when it names nothing: 400. */
-const notNamed: Missing = (assetId) => new BadRequest(`asset ${assetId} does not exist`);
+const notNamed: Missing = (assetId) => new InvalidInput(`asset ${assetId} does not exist`);
 
 /**
  * Checkout rules (spec 4.6, DESIGN §6). The asset must be visible to the actor (else it does not
@@ -98,7 +98,7 @@ export class CheckoutService {
   async assertEditableBy(actor: ActorUser, assetId: number): Promise<void> {
     if (isPrivileged(actor)) return;
     const holderId = await this.checkouts.holderOf(assetId);
-    if (holderId !== null && holderId !== actor.id) throw new Conflict(CHECKED_OUT_TO_ANOTHER_USER);
+    if (holderId !== null && holderId !== actor.id) throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
   }
 
   private async checkOut(
@@ -108,11 +108,11 @@ export class CheckoutService {
     target: number,
   ): Promise<number> {
     if (target !== actor.id && !isPrivileged(actor)) {
-      throw new Forbidden('only admins may check an asset out to another user');
+      throw new NotPermitted('only admins may check an asset out to another user');
     }
     requireEdit(grants, asset, 'check it out');
     if (target !== actor.id && !(await this.checkouts.userExists(target))) {
-      throw new BadRequest(`userId ${target} does not name a user`);
+      throw new InvalidInput(`userId ${target} does not name a user`);
     }
     // Read first for the usual case; the INSERT against the primary key settles races.
     let holderId = await this.checkouts.holderOf(asset.id);
@@ -121,7 +121,7 @@ export class CheckoutService {
       if (outcome === 'missing') throw notFound(asset.id);
       holderId = outcome === 'inserted' ? target : await this.checkouts.holderOf(asset.id);
     }
-    if (holderId !== target) throw new Conflict(CHECKED_OUT_TO_ANOTHER_USER);
+    if (holderId !== target) throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
     return target;
   }
 
@@ -134,14 +134,14 @@ export class CheckoutService {
     }
     if (holderId !== actor.id) {
       requireEdit(grants, asset, 'check it in');
-      throw new Conflict(CHECKED_OUT_TO_ANOTHER_USER);
+      throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
     }
     // Conditional, so a concurrent hand-over to someone else is not undone.
     if (
       !(await this.checkouts.delete(asset.id, actor.id)) &&
       (await this.checkouts.holderOf(asset.id)) !== null
     ) {
-      throw new Conflict(CHECKED_OUT_TO_ANOTHER_USER);
+      throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
     }
     return 0;
   }
@@ -160,13 +160,13 @@ export class CheckoutService {
 
 function requireEdit(grants: AccessGrants, asset: CheckoutAsset, action: string): void {
   if (!grants.all && !grants.onEvery(asset.accessLevelIds, 'edit')) {
-    throw new Forbidden(`you need edit permission on every access level of the asset to ${action}`);
+    throw new NotPermitted(`you need edit permission on every access level of the asset to ${action}`);
   }
 }
 
 function requiredAssetId(raw: unknown): number {
   const assetId = parseOptionalId(raw, 'assetId');
-  if (assetId === undefined) throw new BadRequest('you must supply the assetId of the asset to check out');
-  if (assetId <= 0) throw new BadRequest(`asset ${assetId} does not exist`);
+  if (assetId === undefined) throw new InvalidInput('you must supply the assetId of the asset to check out');
+  if (assetId <= 0) throw new InvalidInput(`asset ${assetId} does not exist`);
   return assetId;
 }

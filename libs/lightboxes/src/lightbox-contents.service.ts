@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, AssetRepresentation } from '@dam/assets';
-import { BadRequest, NotFound, Paging, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxesService } from './lightboxes.service';
 
@@ -56,9 +56,9 @@ export class LightboxContentsService {
   ): Promise<ContentRef & { added: boolean }> {
     const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
     if (url === undefined || url === null)
-      throw new BadRequest('you must supply the url of the asset to add');
+      throw new InvalidInput('you must supply the url of the asset to add');
     const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset');
-    const notViewable = new BadRequest(
+    const notViewable = new InvalidInput(
       `asset ${assetId} does not exist or the owner of the lightbox may not view it`,
     );
     if (!(await this.contents.isAssetVisible(assetId, visible))) throw notViewable;
@@ -70,7 +70,7 @@ export class LightboxContentsService {
   async get(actor: ActorUser, ownerId: number, lightboxId: number, assetId: number): Promise<ContentRef> {
     const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
     if ((await this.contents.assetIds(lightboxId, visible, assetId)).length === 0) {
-      throw new NotFound(`asset ${assetId} is not in lightbox ${lightboxId}`);
+      throw new UnknownResource(`asset ${assetId} is not in lightbox ${lightboxId}`);
     }
     return { ownerId, lightboxId, assetId };
   }
@@ -85,7 +85,7 @@ export class LightboxContentsService {
     try {
       return await this.assets.representation(assetId);
     } catch (error) {
-      if (error instanceof NotFound) return undefined;
+      if (error instanceof UnknownResource) return undefined;
       throw error;
     }
   }

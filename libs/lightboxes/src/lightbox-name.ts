@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import { BadRequest, Conflict } from '@dam/platform';
+import { InvalidInput, StateConflict } from '@dam/platform';
 
 export const MISSING_LIGHTBOX_NAME = 'you must supply a name when creating a new lightbox';
 const MAX_NAME_LENGTH = 255;
 const MAX_DESCRIPTION_LENGTH = 10_000;
 
-export class LightboxNameMissing extends BadRequest {
+export class LightboxNameMissing extends InvalidInput {
   constructor(message = MISSING_LIGHTBOX_NAME) {
     super(message);
   }
 }
 
-export class LightboxNameTaken extends Conflict {
+export class LightboxNameTaken extends StateConflict {
   constructor(name: string) {
     super(`a lightbox named ${name} already exists for the user`);
   }
@@ -22,13 +22,13 @@ export class LightboxNameTaken extends Conflict {
  * space and Unicode NFC normalisation (so the same text typed two ways is one name). The key is a hash
  * of that form, so MySQL's case-insensitive collations and SQLite's binary one agree.
  */
-export function lightboxName(raw: unknown, missing: () => BadRequest): string {
+export function lightboxName(raw: unknown, missing: () => InvalidInput): string {
   if (raw === undefined || raw === null) throw missing();
-  if (typeof raw !== 'string') throw new BadRequest('the lightbox name must be text');
+  if (typeof raw !== 'string') throw new InvalidInput('the lightbox name must be text');
   const name = raw.trim().normalize('NFC');
   if (name === '') throw missing();
   if ([...name].length > MAX_NAME_LENGTH) {
-    throw new BadRequest(`a lightbox name can be at most ${MAX_NAME_LENGTH} characters`);
+    throw new InvalidInput(`a lightbox name can be at most ${MAX_NAME_LENGTH} characters`);
   }
   return name;
 }
@@ -40,9 +40,9 @@ export function lightboxNameKey(name: string): string {
 /** Optional description: null clears it; text is kept as sent. */
 export function lightboxDescription(raw: unknown): string | null {
   if (raw === null || raw === undefined) return null;
-  if (typeof raw !== 'string') throw new BadRequest('the lightbox description must be text');
+  if (typeof raw !== 'string') throw new InvalidInput('the lightbox description must be text');
   if ([...raw].length > MAX_DESCRIPTION_LENGTH) {
-    throw new BadRequest(`a lightbox description can be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+    throw new InvalidInput(`a lightbox description can be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   }
   return raw;
 }

@@ -8,7 +8,7 @@ import {
   toActor,
   UsersRepository,
 } from '@dam/access';
-import { BadRequest, NotFound, Paging } from '@dam/platform';
+import { InvalidInput, UnknownResource, Paging } from '@dam/platform';
 import { LightboxWriteDto } from './dto/lightbox.dto';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { lightboxDescription, lightboxName, lightboxNameKey, LightboxNameMissing } from './lightbox-name';
@@ -81,7 +81,7 @@ export class LightboxesService {
   ): Promise<LightboxView> {
     const { lightbox } = await this.ownedOrThrow(actor, ownerId, lightboxId);
     if (request.name !== undefined) {
-      lightbox.name = lightboxName(request.name, () => new BadRequest('a lightbox name cannot be blank'));
+      lightbox.name = lightboxName(request.name, () => new InvalidInput('a lightbox name cannot be blank'));
       lightbox.nameKey = lightboxNameKey(lightbox.name);
     }
     if (request.description !== undefined) lightbox.description = lightboxDescription(request.description);
@@ -98,15 +98,15 @@ export class LightboxesService {
   async ownedOrThrow(actor: ActorUser, ownerId: number, lightboxId: number): Promise<OwnedLightbox> {
     const owner = await this.ownerOrThrow(actor, ownerId);
     const lightbox = await this.lightboxes.findOwned(owner.id, lightboxId);
-    if (lightbox === null) throw new NotFound(`lightbox ${lightboxId} does not exist`);
+    if (lightbox === null) throw new UnknownResource(`lightbox ${lightboxId} does not exist`);
     return { lightbox, owner, visible: await this.visibleTo(owner) };
   }
 
   private async ownerOrThrow(actor: ActorUser, ownerId: number): Promise<ActorUser> {
     if (ownerId === actor.id) return actor;
-    if (!isPrivileged(actor)) throw new NotFound(`user ${ownerId} has no lightboxes you may see`);
+    if (!isPrivileged(actor)) throw new UnknownResource(`user ${ownerId} has no lightboxes you may see`);
     const owner = await this.users.findById(ownerId);
-    if (owner === null) throw new NotFound(`user ${ownerId} does not exist`);
+    if (owner === null) throw new UnknownResource(`user ${ownerId} does not exist`);
     return toActor(owner);
   }
 

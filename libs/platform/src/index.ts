@@ -26,4 +26,7 @@ export * from './storage/url-signer';
 export * from './text/search-tokens';
 export * from './storage/storage.health';
 export * from './http/validation.pipe';
-export * from './http/boolean-query';
+export * from './http/parsers';
+export * from './http/query-params';
+export * from './http/public.decorator';
+export * from './tree/tree';

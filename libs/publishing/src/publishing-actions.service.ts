@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser, isPrivileged } from '@dam/access';
+
+import { ActorUser, requireAdmin } from '@dam/access';
+
 import { AttributesCatalog } from '@dam/attributes';
-import { BadRequest, Forbidden, LanguageService, NotFound, parseOptionalId } from '@dam/platform';
+
+import { InvalidInput, LanguageService, UnknownResource, parseOptionalId } from '@dam/platform';
+
 import { SearchPlanner } from '@dam/search';
+
 import { canonicalCriteria, storedCriteria } from './publishing-criteria';
+
 import {
   PublishingActionRow,
   PublishingActionsRepository,
@@ -28,7 +34,7 @@ export class PublishingActionsService {
 
   /** Creates an action (`{name, criteria}`) or runs one (`{publishingActionId}`). */
   async post(actor: ActorUser, body: unknown): Promise<{ created: boolean; id: number }> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'manage and run publishing actions');
     const record =
       typeof body === 'object' && body !== null && !Array.isArray(body)
         ? (body as Record<string, unknown>)
@@ -36,18 +42,18 @@ export class PublishingActionsService {
     if (record.publishingActionId !== undefined) {
       const id = parseOptionalId(record.publishingActionId, 'publishingActionId');
       if (id === undefined || id < 1)
-        throw new BadRequest('publishingActionId must be a positive whole number');
+        throw new InvalidInput('publishingActionId must be a positive whole number');
       await this.run(id);
       return { created: false, id };
     }
     const name = typeof record.name === 'string' ? record.name.trim() : '';
     if (name === '')
-      throw new BadRequest(
+      throw new InvalidInput(
         'you must supply a name (to create an action) or a publishingActionId (to run one)',
       );
-    if (name.length > 255) throw new BadRequest('name must be at most 255 characters');
+    if (name.length > 255) throw new InvalidInput('name must be at most 255 characters');
     if (record.criteria === undefined)
-      throw new BadRequest(
+      throw new InvalidInput(
         'you must supply criteria: an asset-search query string or an object of its parameters',
       );
     const criteria = canonicalCriteria(record.criteria);
@@ -56,17 +62,17 @@ export class PublishingActionsService {
   }
 
   async list(actor: ActorUser): Promise<PublishingActionRow[]> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'manage and run publishing actions');
     return this.repository.list();
   }
 
   async get(actor: ActorUser, id: number): Promise<PublishingActionRow> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'manage and run publishing actions');
     return this.findOrThrow(id);
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'manage and run publishing actions');
     if (!(await this.repository.delete(id))) throw notFound(id);
   }
 
@@ -75,9 +81,9 @@ export class PublishingActionsService {
     id: number,
     rawStart: unknown,
   ): Promise<{ events: PublishingEvent[]; nextStartSequence: number }> {
-    requireAdmin(actor);
+    requireAdmin(actor, 'manage and run publishing actions');
     const start = parseOptionalId(rawStart, 'startSequence') ?? 0;
-    if (start < 0) throw new BadRequest('startSequence must be a whole number of at least 0');
+    if (start < 0) throw new InvalidInput('startSequence must be a whole number of at least 0');
     await this.findOrThrow(id);
     const events = await this.repository.events(id, start, LOG_PAGE_SIZE);
     const last = events[events.length - 1];
@@ -102,10 +108,6 @@ export class PublishingActionsService {
   }
 }
 
-function requireAdmin(actor: ActorUser): void {
-  if (!isPrivileged(actor)) throw new Forbidden('only administrators may manage and run publishing actions');
-}
-
-function notFound(id: number): NotFound {
-  return new NotFound(`publishing action ${id} does not exist`);
+function notFound(id: number): UnknownResource {
+  return new UnknownResource(`publishing action ${id} does not exist`);
 }

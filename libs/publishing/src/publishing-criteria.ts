@@ -1,5 +1,6 @@
-import { BadRequest } from '@dam/platform';
-import { parseSearchCriteria, PRESENTATION_PARAMETERS, QueryParams, SearchCriteria } from '@dam/search';
+import { InvalidInput } from '@dam/platform';
+import { QueryParams } from '@dam/platform';
+import { parseSearchCriteria, PRESENTATION_PARAMETERS, SearchCriteria } from '@dam/search';
 
 const MAX_CRITERIA_LENGTH = 8000;
 
@@ -14,18 +15,18 @@ export function canonicalCriteria(raw: unknown): string {
   else if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     params = QueryParams.fromObject(raw as Record<string, unknown>, 'criteria');
   } else {
-    throw new BadRequest('criteria must be an asset-search query string or an object of its parameters');
+    throw new InvalidInput('criteria must be an asset-search query string or an object of its parameters');
   }
   const refused = params.names().filter((name) => PRESENTATION_PARAMETERS.includes(name));
   if (refused.length > 0) {
-    throw new BadRequest(
+    throw new InvalidInput(
       `criteria may not contain ${refused.join(', ')}: actions search as the application user, all pages`,
     );
   }
   parseSearchCriteria(params);
   const canonical = params.toQueryString();
   if (canonical.length > MAX_CRITERIA_LENGTH)
-    throw new BadRequest(`criteria must be at most ${MAX_CRITERIA_LENGTH} characters`);
+    throw new InvalidInput(`criteria must be at most ${MAX_CRITERIA_LENGTH} characters`);
   return canonical;
 }
 

@@ -5,7 +5,7 @@ import { UrlService, writePagingHeaders } from '@dam/platform';
 import type { Request, Response } from 'express';
 import { AssetSummary } from './asset-summary.mapper';
 import { AssetSearchService } from './asset-search.service';
-import { QueryParams } from './query-params';
+import { QueryParams } from '@dam/platform';
 
 @ApiTags('asset-search')
 @ApiBearerAuth()

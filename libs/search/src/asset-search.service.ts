@@ -8,12 +8,12 @@ import {
   UsersRepository,
 } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
-import { BadRequest, LanguageService, Paging, readPaging } from '@dam/platform';
+import { InvalidInput, LanguageService, Paging, readPaging } from '@dam/platform';
 import { AssetSearchRepository, SearchSql } from './asset-search.repository';
 import { AssetSummary, AssetSummaryMapper } from './asset-summary.mapper';
 import { parseSearchCriteria, parseSearchOrder } from './search-criteria';
 import { SearchPlanner } from './search-planner.service';
-import { QueryParams } from './query-params';
+import { QueryParams } from '@dam/platform';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -87,9 +87,9 @@ export class AssetSearchService {
     if (username === undefined) return actor;
     const user = await this.users.findByUsername(username);
     if (user === null)
-      throw new BadRequest(`username ${JSON.stringify(username.slice(0, 100))} does not name a user`);
+      throw new InvalidInput(`username ${JSON.stringify(username.slice(0, 100))} does not name a user`);
     if (actor.id !== caller.user.id && actor.id !== user.id) {
-      throw new BadRequest('userId and username name different users');
+      throw new InvalidInput('userId and username name different users');
     }
     return this.actors.resolve(caller.user, user.id, 'username');
   }

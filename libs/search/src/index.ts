@@ -1,6 +1,5 @@
 export * from './asset-search.repository';
 export * from './keyword-query';
-export * from './query-params';
 export * from './search-conditions';
 export * from './search-criteria';
 export * from './search-planner.service';

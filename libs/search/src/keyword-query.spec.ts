@@ -64,7 +64,7 @@ describe('parseKeywordQuery', () => {
       parseKeywordQuery('(');
     } catch (error) {
       expect(error).toBeInstanceOf(DomainError);
-      expect((error as DomainError).kind).toBe('bad-request');
+      expect((error as DomainError).kind).toBe('invalid-input');
     }
   });
 });

@@ -1,4 +1,4 @@
-import { BadRequest, searchTokens } from '@dam/platform';
+import { InvalidInput, searchTokens } from '@dam/platform';
 
 /**
  * A parsed keyword query. A term holds the index tokens of one word as the index keeps them (a word
@@ -25,7 +25,7 @@ type Lexeme = { kind: 'word'; text: string } | { kind: 'op'; op: 'AND' | 'OR' | 
  */
 export function parseKeywordQuery(input: string, parameter = 'keywords'): KeywordQuery | undefined {
   if (input.length > MAX_LENGTH)
-    throw new BadRequest(`${parameter} must be at most ${MAX_LENGTH} characters`);
+    throw new InvalidInput(`${parameter} must be at most ${MAX_LENGTH} characters`);
   const parser = new Parser(lex(input), parameter);
   return parser.parse();
 }
@@ -123,7 +123,7 @@ class Parser {
   }
 
   private fail(problem: string): never {
-    throw new BadRequest(`${this.parameter} ${problem}`);
+    throw new InvalidInput(`${this.parameter} ${problem}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { SqlFragment } from '@dam/access';
 import { AttributeDefinition, AttributeType, SystemAttribute } from '@dam/attributes';
 import { parseValue } from '@dam/assets';
-import { BadRequest, exactValueToken, exceedsExactToken } from '@dam/platform';
+import { InvalidInput, exactValueToken, exceedsExactToken } from '@dam/platform';
 import { KeywordQuery, parseKeywordQuery } from './keyword-query';
 import { AttributeFilter, SearchCriteria, TimeBound } from './search-criteria';
 
@@ -131,18 +131,20 @@ export function keywordSql(query: KeywordQuery, attributeIds: readonly number[],
 function attributeFilterSql(filter: AttributeFilter, context: SearchContext, params: SqlParams): string {
   const attribute = context.attributes.get(filter.attributeId);
   const name = `attribute_${filter.attributeId}`;
-  if (attribute === undefined) throw new BadRequest(`${name} names no attribute`);
+  if (attribute === undefined) throw new InvalidInput(`${name} names no attribute`);
   switch (attribute.staticName) {
     case SystemAttribute.DateAdded:
-      throw new BadRequest(`${name} (${attribute.label}) is searched with dateAddedLower and dateAddedUpper`);
+      throw new InvalidInput(
+        `${name} (${attribute.label}) is searched with dateAddedLower and dateAddedUpper`,
+      );
     case SystemAttribute.DateLastModified:
-      throw new BadRequest(`${name} (${attribute.label}) is searched with dateModLower and dateModUpper`);
+      throw new InvalidInput(`${name} (${attribute.label}) is searched with dateModLower and dateModUpper`);
     case SystemAttribute.AccessLevels:
-      throw new BadRequest(
+      throw new InvalidInput(
         `${name} (${attribute.label}) is searched with permissionCategoryForm.categoryIds`,
       );
     case SystemAttribute.Categories:
-      throw new BadRequest(
+      throw new InvalidInput(
         `${name} (${attribute.label}) is searched with descriptiveCategoryForm.categoryIds`,
       );
     case SystemAttribute.AddedBy:
@@ -153,7 +155,7 @@ function attributeFilterSql(filter: AttributeFilter, context: SearchContext, par
     return query === undefined ? '1 = 1' : `(${keywordSql(query, [attribute.id], params)})`;
   }
   const parsed = parseValue(attribute.typeId, filter.value);
-  if (!parsed.ok) throw new BadRequest(`${name} (${attribute.label}) must be ${parsed.expected}`);
+  if (!parsed.ok) throw new InvalidInput(`${name} (${attribute.label}) must be ${parsed.expected}`);
   const id = params.add(attribute.id);
   let sql = `a.id IN (SELECT t.asset_id FROM ${TOKENS} t WHERE t.token = ${params.add(exactValueToken(parsed.stored))} AND t.attribute_id = ${id})`;
   if (exceedsExactToken(parsed.stored)) {

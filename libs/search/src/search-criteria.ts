@@ -1,6 +1,6 @@
-import { BadRequest, parseOptionalId } from '@dam/platform';
+import { InvalidInput, parseOptionalId } from '@dam/platform';
 import { KeywordQuery, parseKeywordQuery } from './keyword-query';
-import { QueryParams } from './query-params';
+import { QueryParams } from '@dam/platform';
 
 export interface IdRange {
   from: number;
@@ -60,7 +60,7 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9}
 export function parseSearchCriteria(params: QueryParams): SearchCriteria {
   const conjunction = (params.single('attributeQueryConjunction') ?? 'AND').toUpperCase();
   if (conjunction !== 'AND' && conjunction !== 'OR') {
-    throw new BadRequest('attributeQueryConjunction must be AND or OR');
+    throw new InvalidInput('attributeQueryConjunction must be AND or OR');
   }
   const keywords = params.single('keywords');
   return {
@@ -93,7 +93,7 @@ export function booleanOf(params: QueryParams, name: string): boolean | undefine
   if (raw === undefined) return undefined;
   if (/^true$/i.test(raw)) return true;
   if (/^false$/i.test(raw)) return false;
-  throw new BadRequest(`${name} must be true or false`);
+  throw new InvalidInput(`${name} must be true or false`);
 }
 
 function attributeFilters(params: QueryParams): AttributeFilter[] {
@@ -103,7 +103,7 @@ function attributeFilters(params: QueryParams): AttributeFilter[] {
     const match = /^attribute_(\d{1,10})$/.exec(name);
     const attributeId = match === null ? NaN : Number(match[1]);
     if (!(attributeId >= 1 && attributeId <= MAX_ID)) {
-      throw new BadRequest(`${truncate(name)} is not a search parameter: use attribute_<id>`);
+      throw new InvalidInput(`${truncate(name)} is not a search parameter: use attribute_<id>`);
     }
     filters.push({ attributeId, value });
   }
@@ -116,9 +116,9 @@ function idRange(raw: string): IdRange {
   const from = match === null ? NaN : Number(match[1]);
   const to = match?.[2] === undefined ? from : Number(match[2]);
   if (!(from >= 1 && from <= MAX_ID && to >= 1 && to <= MAX_ID)) {
-    throw new BadRequest(`assetIds must be an id or a range of ids such as 2-9, not "${truncate(raw)}"`);
+    throw new InvalidInput(`assetIds must be an id or a range of ids such as 2-9, not "${truncate(raw)}"`);
   }
-  if (from > to) throw new BadRequest(`assetIds range ${from}-${to} runs backwards: write ${to}-${from}`);
+  if (from > to) throw new InvalidInput(`assetIds range ${from}-${to} runs backwards: write ${to}-${from}`);
   return { from, to };
 }
 
@@ -128,7 +128,7 @@ function ids(params: QueryParams, name: string): number[] {
 
 function positiveId(raw: string | undefined, name: string): number | undefined {
   const id = parseOptionalId(raw, name);
-  if (id !== undefined && id < 1) throw new BadRequest(`${name} must be a positive whole number`);
+  if (id !== undefined && id < 1) throw new InvalidInput(`${name} must be a positive whole number`);
   return id;
 }
 
@@ -136,7 +136,7 @@ function approvalStatuses(params: QueryParams): ApprovalStatus[] {
   const statuses = params.list('approvalStatuses').map((raw) => raw.toLowerCase());
   for (const status of statuses) {
     if (status !== 'full' && status !== 'none') {
-      throw new BadRequest(`approvalStatuses must be full or none, not "${truncate(status)}"`);
+      throw new InvalidInput(`approvalStatuses must be full or none, not "${truncate(status)}"`);
     }
   }
   return [...new Set(statuses as ApprovalStatus[])];
@@ -158,7 +158,7 @@ function bounds(params: QueryParams, lowerName: string, upperName: string): Time
 export function isoInstant(raw: string, name: string): { at: Date; dateOnly: boolean } {
   const match = ISO.exec(raw.trim());
   const fail = (): never => {
-    throw new BadRequest(
+    throw new InvalidInput(
       `${name} must be an ISO-8601 date or date-time such as 2024-05-31 or 2024-05-31T14:30:00Z`,
     );
   };

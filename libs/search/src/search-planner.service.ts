@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttributeDefinition, AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
-import { BadRequest } from '@dam/platform';
+import { InvalidInput } from '@dam/platform';
 import { AssetSearchRepository, SearchSort, SearchSql, TreeNode } from './asset-search.repository';
 import { SearchContext, searchConditions, SqlParams } from './search-conditions';
 import { SearchCriteria, SearchOrder } from './search-criteria';
@@ -27,7 +27,7 @@ export class SearchPlanner {
     if (order.sortAttributeId === undefined) return { kind: 'id' };
     const attribute = attributes.find((candidate) => candidate.id === order.sortAttributeId);
     if (attribute === undefined)
-      throw new BadRequest(`sortAttributeId ${order.sortAttributeId} names no attribute`);
+      throw new InvalidInput(`sortAttributeId ${order.sortAttributeId} names no attribute`);
     switch (attribute.staticName) {
       case SystemAttribute.DateAdded:
         return { kind: 'column', column: 'created_at' };
@@ -37,7 +37,7 @@ export class SearchPlanner {
         return { kind: 'addedBy' };
       case SystemAttribute.AccessLevels:
       case SystemAttribute.Categories:
-        throw new BadRequest(
+        throw new InvalidInput(
           `results cannot be sorted by ${attribute.label} (sortAttributeId ${attribute.id})`,
         );
     }
@@ -57,7 +57,7 @@ export class SearchPlanner {
     if (criteria.assetTypeId !== undefined) {
       assetType = assetTypes.find((type) => type.id === criteria.assetTypeId);
       if (assetType === undefined)
-        throw new BadRequest(`assetTypeId ${criteria.assetTypeId} names no asset type`);
+        throw new InvalidInput(`assetTypeId ${criteria.assetTypeId} names no asset type`);
     }
     return {
       attributes: new Map(attributes.map((attribute) => [attribute.id, attribute])),
@@ -95,7 +95,7 @@ export function matchedIds(
   what: string,
 ): number[] {
   const known = new Set(nodes.map((node) => node.id));
-  for (const id of ids) if (!known.has(id)) throw new BadRequest(`${parameter} ${id} names no ${what}`);
+  for (const id of ids) if (!known.has(id)) throw new InvalidInput(`${parameter} ${id} names no ${what}`);
   if (!implicit) return ids;
   const children = new Map<number, number[]>();
   for (const node of nodes) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, SIGNER_PARAMETER } from '@dam/access';
-import { BadRequest, UrlService, UrlSigner } from '@dam/platform';
+import { InvalidInput, UrlService, UrlSigner } from '@dam/platform';
 
 const SIGNATURE_PARAMETERS = ['timestamp', 'key', SIGNER_PARAMETER];
 
@@ -39,7 +39,9 @@ export class SignUrlService {
       parsed.password === '' &&
       (parsed.pathname === root.pathname || parsed.pathname.startsWith(`${root.pathname}/`));
     if (parsed === undefined || !below) {
-      throw new BadRequest(`"${url.slice(0, 200)}" is not a URL of this service's REST API (${root.toString()})`);
+      throw new InvalidInput(
+        `"${url.slice(0, 200)}" is not a URL of this service's REST API (${root.toString()})`,
+      );
     }
     parsed.hash = '';
     return parsed;

@@ -2,10 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
 import {
   AppConfig,
-  BadRequest,
-  NotFound,
+  InvalidInput,
+  UnknownResource,
   ObjectStorage,
-  PayloadTooLarge,
+  TooLarge,
   sizeLimited,
   UrlService,
 } from '@dam/platform';
@@ -72,7 +72,7 @@ export class TempChunkedFilesService {
   ): Promise<StoredChunk> {
     await this.usableFileOrThrow(actor, id);
     const max = this.config.maxChunkBytes;
-    const tooLarge = (): PayloadTooLarge => new PayloadTooLarge(`a chunk may hold at most ${max} bytes`);
+    const tooLarge = (): TooLarge => new TooLarge(`a chunk may hold at most ${max} bytes`);
     if (declaredLength !== undefined && declaredLength > max) throw tooLarge();
     const key = `${tempFilePrefix(id)}${index}-${randomBytes(8).toString('hex')}`;
     let size: number;
@@ -82,7 +82,13 @@ export class TempChunkedFilesService {
       await this.deleteObjectQuietly(key); // a partial object, if the store kept one
       throw error;
     }
-    const outcome = await this.files.switchChunk({ fileId: id, index, storageKey: key, size, at: new Date() });
+    const outcome = await this.files.switchChunk({
+      fileId: id,
+      index,
+      storageKey: key,
+      size,
+      at: new Date(),
+    });
     if (!outcome.switched) {
       await this.deleteObjectQuietly(key);
       throw notFound(id);
@@ -114,7 +120,7 @@ export class TempChunkedFilesService {
   async chunkKeysOrThrow(actor: ActorUser, id: string): Promise<string[]> {
     const file = isTempFileId(id) ? await this.files.findById(id) : null;
     if (file === null || !mayUse(actor, file)) {
-      throw new BadRequest(`temp chunked file ${id.slice(0, 40)} does not exist or is not yours`);
+      throw new InvalidInput(`temp chunked file ${id.slice(0, 40)} does not exist or is not yours`);
     }
     await this.files.touch(id, new Date());
     return (await this.files.listChunks(id)).map((chunk) => chunk.storageKey);
@@ -125,7 +131,7 @@ export class TempChunkedFilesService {
     const id = this.urls.matchRest(url, 'temp-chunked-files/:id')?.id;
     if (id === undefined || !isTempFileId(id)) {
       const shown = typeof url === 'string' ? `"${url.slice(0, 200)}"` : 'the value';
-      throw new BadRequest(`${shown} is not a temp chunked file URL`);
+      throw new InvalidInput(`${shown} is not a temp chunked file URL`);
     }
     return id;
   }
@@ -150,7 +156,9 @@ export class TempChunkedFilesService {
     }
     const orphans = await this.sweepOrphans();
     if (removed > 0 || orphans > 0) {
-      this.logger.log(`purged ${removed} stale temp chunked files and the objects of ${orphans} deleted ones`);
+      this.logger.log(
+        `purged ${removed} stale temp chunked files and the objects of ${orphans} deleted ones`,
+      );
     }
     return removed;
   }
@@ -190,7 +198,9 @@ export class TempChunkedFilesService {
     try {
       await this.storage.delete(key);
     } catch (error) {
-      this.logger.warn(`could not delete ${key} (left for the purge): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `could not delete ${key} (left for the purge): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }
@@ -200,6 +210,6 @@ function mayUse(actor: ActorUser, file: TempChunkedFileEntity): boolean {
   return isPrivileged(actor) || file.createdByUserId === actor.id;
 }
 
-function notFound(id: string): NotFound {
-  return new NotFound(`temp chunked file ${id} does not exist`);
+function notFound(id: string): UnknownResource {
+  return new UnknownResource(`temp chunked file ${id} does not exist`);
 }

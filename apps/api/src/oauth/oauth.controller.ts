@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { OAuthParameters, OAuthService, Public, TokenResponse } from '@dam/access';
+import { OAuthParameters, OAuthService, TokenResponse } from '@dam/access';
+import { Public } from '@dam/platform';
 import type { Response } from 'express';
 import { OAuthErrorFilter } from './oauth-error.filter';
 

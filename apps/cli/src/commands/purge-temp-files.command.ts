@@ -10,6 +10,8 @@ export const purgeTempFilesCommand: CliCommand = {
     parseCommandLine(args, {}, { min: 0, max: 0 });
     const app = await context();
     const removed = await app.get(TempChunkedFilesService).purgeStale(new Date());
-    print(`removed ${removed} temp chunked file${removed === 1 ? '' : 's'} untouched for ${config.tempFileTtlHours} h`);
+    print(
+      `removed ${removed} temp chunked file${removed === 1 ? '' : 's'} untouched for ${config.tempFileTtlHours} h`,
+    );
   },
 };

@@ -1,18 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ActorUser, isPrivileged } from '@dam/access';
+
+import { ActorUser, requireAdmin } from '@dam/access';
+
 import {
   AppConfig,
-  Forbidden,
-  NotFound,
+  UnknownResource,
   ObjectStorage,
-  PayloadTooLarge,
+  TooLarge,
   safeFilename,
   sizeLimited,
   uploadFilenameOrThrow,
 } from '@dam/platform';
+
 import { randomUUID } from 'node:crypto';
+
 import type { Readable } from 'node:stream';
 import { AccessLevelReader } from '../access-level.reader';
+
 import { AccessLevelsRepository } from '../access-levels.repository';
 
 /** Images above this size are refused (413), while streaming. */
@@ -68,7 +72,7 @@ export class AccessLevelImagesService {
   }
 
   async replace(actor: ActorUser, id: number, upload: ImageUpload): Promise<void> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'change access levels');
     if ((await this.levels.findById(id)) === null) throw notFound(id);
     const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
     if (Number(upload.contentLength) > MAX_IMAGE_BYTES) throw tooLarge();
@@ -91,7 +95,7 @@ export class AccessLevelImagesService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'change access levels');
     const switched = await this.levels.replaceImage(id, null);
     if (switched === undefined) throw notFound(id);
     if (switched.previousKey !== null) await this.discard([switched.previousKey]);
@@ -109,14 +113,10 @@ export class AccessLevelImagesService {
   }
 }
 
-function requirePrivileged(actor: ActorUser): void {
-  if (!isPrivileged(actor)) throw new Forbidden('only administrators may change access levels');
+function notFound(id: number): UnknownResource {
+  return new UnknownResource(`access level ${id} does not exist`);
 }
 
-function notFound(id: number): NotFound {
-  return new NotFound(`access level ${id} does not exist`);
-}
-
-function tooLarge(): PayloadTooLarge {
-  return new PayloadTooLarge(`an access level image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+function tooLarge(): TooLarge {
+  return new TooLarge(`an access level image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
 }

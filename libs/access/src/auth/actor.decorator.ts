@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { Unauthorized } from '@dam/platform';
+import { NotAuthenticated } from '@dam/platform';
 import type { ActorUser, AuthenticatedRequest, Principal } from './actor';
 
 /**
@@ -8,13 +8,13 @@ import type { ActorUser, AuthenticatedRequest, Principal } from './actor';
  */
 export const Actor = createParamDecorator((_data: unknown, context: ExecutionContext): ActorUser => {
   const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-  if (request.actor === undefined) throw new Unauthorized();
+  if (request.actor === undefined) throw new NotAuthenticated();
   return request.actor;
 });
 
 /** The authenticated caller itself, regardless of `?userId=`. */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
   const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-  if (request.principal === undefined) throw new Unauthorized();
+  if (request.principal === undefined) throw new NotAuthenticated();
   return request.principal;
 });

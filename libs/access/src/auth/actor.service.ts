@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequest, Forbidden, parseOptionalId } from '@dam/platform';
+import { InvalidInput, NotPermitted, parseOptionalId } from '@dam/platform';
 import { UsersRepository } from '../users/users.repository';
 import { ActorUser, isPrivileged } from './actor';
 
@@ -14,9 +14,9 @@ export class ActorService {
   async resolve(caller: ActorUser, requested: unknown, parameter = 'userId'): Promise<ActorUser> {
     const id = parseOptionalId(requested, parameter);
     if (id === undefined || id === caller.id) return caller;
-    if (!isPrivileged(caller)) throw new Forbidden(`you may not act as another user (${parameter})`);
+    if (!isPrivileged(caller)) throw new NotPermitted(`you may not act as another user (${parameter})`);
     const user = id > 0 ? await this.users.findById(id) : null;
-    if (user === null) throw new BadRequest(`${parameter} ${id} does not name a user`);
+    if (user === null) throw new InvalidInput(`${parameter} ${id} does not name a user`);
     return toActor(user);
   }
 }

@@ -1,13 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppConfig, Unauthorized, UrlSigner } from '@dam/platform';
+import { AppConfig, NotAuthenticated, UrlSigner } from '@dam/platform';
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
 import { UsersRepository } from '../users/users.repository';
 import { AuthenticatedRequest, Principal } from './actor';
 import { ActorService, toActor } from './actor.service';
-import { IS_PUBLIC } from './public.decorator';
+import { IS_PUBLIC } from '@dam/platform';
 import { SignedUrlAuthenticator } from './signed-url.authenticator';
 
 /**
@@ -40,7 +40,10 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     const principal = await this.authenticate(request);
@@ -54,7 +57,8 @@ export class AuthGuard implements CanActivate {
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       const user = match === null ? undefined : await this.tokens.authenticate(match[1]);
-      if (user === undefined) throw new Unauthorized('the access token is missing, invalid, expired or revoked');
+      if (user === undefined)
+        throw new NotAuthenticated('the access token is missing, invalid, expired or revoked');
       return { user, via: 'token' };
     }
     if (this.signedUrls.presentsSignature(request)) return this.signedUrls.authenticate(request);
@@ -62,7 +66,7 @@ export class AuthGuard implements CanActivate {
       const application = await this.users.findApplicationUser();
       if (application !== null) return { user: toActor(application), via: 'trusted-network' };
     }
-    throw new Unauthorized('an access token is required (Authorization: Bearer <token>)');
+    throw new NotAuthenticated('an access token is required (Authorization: Bearer <token>)');
   }
 
   private isTrusted(address: string | undefined): boolean {

@@ -1,4 +1,4 @@
-import { parseOptionalId, Unauthorized, UrlSigner } from '@dam/platform';
+import { parseOptionalId, NotAuthenticated, UrlSigner } from '@dam/platform';
 import type { Request } from 'express';
 import { UsersRepository } from '../users/users.repository';
 import { Principal } from './actor';
@@ -20,15 +20,17 @@ export class SignedUrlAuthenticator {
   /** Whether the request presents a signature (only reads may be signed). */
   presentsSignature(request: Request): boolean {
     const { key, timestamp } = request.query;
-    return (request.method === 'GET' || request.method === 'HEAD') && key !== undefined && timestamp !== undefined;
+    return (
+      (request.method === 'GET' || request.method === 'HEAD') && key !== undefined && timestamp !== undefined
+    );
   }
 
   async authenticate(request: Request): Promise<Principal> {
     // HEAD is the GET of the same URL; `originalUrl` is the path and query exactly as the client sent them.
     const check = this.signer.verify(request.originalUrl, 'GET');
-    if (check === 'expired') throw new Unauthorized('the signed URL has expired');
+    if (check === 'expired') throw new NotAuthenticated('the signed URL has expired');
     const user = check === 'valid' ? await this.signingUser(request.query[SIGNER_PARAMETER]) : null;
-    if (user === null) throw new Unauthorized('the signed URL is invalid');
+    if (user === null) throw new NotAuthenticated('the signed URL is invalid');
     return { user: toActor(user), via: 'signed-url' };
   }
 

@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequest, Forbidden, NotFound, Paging, UrlService } from '@dam/platform';
-import { ActorUser, isPrivileged } from '../auth/actor';
+
+import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+
+import { ActorUser } from '../auth/actor';
+
 import { isPermission, PERMISSIONS } from '../permissions/permission';
+
 import { GroupPermissionRow } from '../permissions/permission-tree';
+
 import { AccessLevelPermissionsDto, GroupWriteDto } from './dto/group-write.dto';
+
 import { GroupsRepository, GroupView } from './groups.repository';
+
+import { requireAdmin } from '../auth/policy';
 
 /** Rules for groups (DESIGN §5): only admins and the application user read or manage them. */
 @Injectable()
@@ -15,20 +23,20 @@ export class GroupsService {
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'read or manage groups');
     return this.groups.listIds(paging && { offset: paging.offset, limit: paging.pageSize });
   }
 
   async get(actor: ActorUser, id: number): Promise<GroupView> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'read or manage groups');
     const group = await this.groups.findById(id);
     if (group === null) throw notFound(id);
     return group;
   }
 
   async create(actor: ActorUser, input: GroupWriteDto): Promise<GroupView> {
-    requirePrivileged(actor);
-    if (input.name === undefined) throw new BadRequest('you must supply a name for the group');
+    requireAdmin(actor, 'read or manage groups');
+    if (input.name === undefined) throw new InvalidInput('you must supply a name for the group');
     const name = validName(input.name);
     const permissions = await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
     return this.groups.create(name, permissions);
@@ -36,7 +44,7 @@ export class GroupsService {
 
   /** Replaces the name and/or all permissions in one transaction; omitted fields stay as they are. */
   async update(actor: ActorUser, id: number, input: GroupWriteDto): Promise<GroupView> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'read or manage groups');
     const name = input.name === undefined ? undefined : validName(input.name);
     const permissions =
       input.accessLevelPermissions === undefined
@@ -48,7 +56,7 @@ export class GroupsService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'read or manage groups');
     if (!(await this.groups.delete(id))) throw notFound(id);
   }
 
@@ -65,7 +73,7 @@ export class GroupsService {
       const names = wanted.get(levelId) ?? new Set<string>();
       for (const name of entry.permissions) {
         if (!isPermission(name)) {
-          throw new BadRequest(
+          throw new InvalidInput(
             `"${name.slice(0, 100)}" is not a permission (use one of ${PERMISSIONS.join(', ')})`,
           );
         }
@@ -76,7 +84,7 @@ export class GroupsService {
     const existing = await this.groups.existingAccessLevelIds([...wanted.keys()]);
     const missing = [...wanted.keys()].find((levelId) => !existing.has(levelId));
     if (missing !== undefined)
-      throw new BadRequest(`"${urlOf.get(missing) ?? missing}" names no access level`);
+      throw new InvalidInput(`"${urlOf.get(missing) ?? missing}" names no access level`);
     const rows: GroupPermissionRow[] = [];
     for (const [accessLevelId, names] of [...wanted].sort(([a], [b]) => a - b)) {
       for (const permission of PERMISSIONS)
@@ -86,16 +94,12 @@ export class GroupsService {
   }
 }
 
-function requirePrivileged(actor: ActorUser): void {
-  if (!isPrivileged(actor)) throw new Forbidden('only administrators may read or manage groups');
-}
-
-function notFound(id: number): NotFound {
-  return new NotFound(`group ${id} does not exist`);
+function notFound(id: number): UnknownResource {
+  return new UnknownResource(`group ${id} does not exist`);
 }
 
 function validName(raw: string): string {
   const name = raw.trim();
-  if (name === '') throw new BadRequest('the name of a group cannot be blank');
+  if (name === '') throw new InvalidInput('the name of a group cannot be blank');
   return name;
 }

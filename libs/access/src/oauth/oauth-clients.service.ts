@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Conflict, isUniqueViolation } from '@dam/platform';
+import { StateConflict, isUniqueViolation } from '@dam/platform';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { PasswordHasher } from '../users/password-hasher';
@@ -53,7 +53,7 @@ export class OAuthClientsService {
     try {
       return { client: await this.clients.save(client), secret };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new Conflict(`a client with id ${clientId} already exists`);
+      if (isUniqueViolation(error)) throw new StateConflict(`a client with id ${clientId} already exists`);
       throw error;
     }
   }
@@ -68,5 +68,4 @@ export class OAuthClientsService {
   }
 }
 
-const DUMMY_HASH =
-  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

@@ -32,13 +32,18 @@ export class OAuthService {
         return this.passwordGrant(client, parameters);
       case 'refresh_token': {
         const refreshToken = text(parameters.refresh_token);
-        if (refreshToken === undefined) throw new OAuthError(400, 'invalid_request', 'refresh_token is required');
+        if (refreshToken === undefined)
+          throw new OAuthError(400, 'invalid_request', 'refresh_token is required');
         return this.tokens.refresh(client, refreshToken);
       }
       case undefined:
         throw new OAuthError(400, 'invalid_request', 'grant_type is required');
       default:
-        throw new OAuthError(400, 'unsupported_grant_type', `grant type ${grantType.slice(0, 50)} is not supported`);
+        throw new OAuthError(
+          400,
+          'unsupported_grant_type',
+          `grant type ${grantType.slice(0, 50)} is not supported`,
+        );
     }
   }
 
@@ -49,7 +54,10 @@ export class OAuthService {
     await this.tokens.revoke(client, token);
   }
 
-  private async passwordGrant(client: OAuthClientEntity, parameters: OAuthParameters): Promise<TokenResponse> {
+  private async passwordGrant(
+    client: OAuthClientEntity,
+    parameters: OAuthParameters,
+  ): Promise<TokenResponse> {
     const username = text(parameters.username);
     const password = text(parameters.password);
     if (username === undefined || password === undefined) {

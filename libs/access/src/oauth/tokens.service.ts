@@ -48,7 +48,13 @@ export class TokensService {
       expires_in: ttlSeconds,
     };
     if (options.withRefreshToken) {
-      response.refresh_token = await this.store('refresh', client, userId, family, this.config.refreshTokenTtlSeconds);
+      response.refresh_token = await this.store(
+        'refresh',
+        client,
+        userId,
+        family,
+        this.config.refreshTokenTtlSeconds,
+      );
     }
     return response;
   }
@@ -56,7 +62,11 @@ export class TokensService {
   /** The user a valid, unexpired, unrevoked access token belongs to. */
   async authenticate(accessToken: string): Promise<ActorUser | undefined> {
     if (accessToken.length < 16 || accessToken.length > 200) return undefined;
-    const token = await this.tokens.findOneBy({ tokenHash: hashToken(accessToken), kind: 'access', revokedAt: IsNull() });
+    const token = await this.tokens.findOneBy({
+      tokenHash: hashToken(accessToken),
+      kind: 'access',
+      revokedAt: IsNull(),
+    });
     if (token === null || token.expiresAt.getTime() <= Date.now()) return undefined;
     const user = await this.users.findById(token.userId);
     return user === null ? undefined : toActor(user);
@@ -75,7 +85,10 @@ export class TokensService {
       throw new OAuthError(400, 'invalid_grant', 'the refresh token has expired');
     }
     // Only the request that flips revoked_at from NULL wins; a concurrent replay gets nothing.
-    const claimed = await this.tokens.update({ id: token.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+    const claimed = await this.tokens.update(
+      { id: token.id, revokedAt: IsNull() },
+      { revokedAt: new Date() },
+    );
     if (claimed.affected !== 1) {
       await this.revokeFamily(token.family);
       throw new OAuthError(400, 'invalid_grant', 'the refresh token has already been used or revoked');

@@ -15,7 +15,11 @@ export interface SqlFragment {
  *   awaiting upload approval) unless they may approve it (approve on every one of its levels).
  * Parameter names are prefixed with `vis_` so the fragment composes with other conditions.
  */
-export function assetVisibilityCondition(actor: ActorUser, grants: AccessGrants, alias = 'a'): SqlFragment | undefined {
+export function assetVisibilityCondition(
+  actor: ActorUser,
+  grants: AccessGrants,
+  alias = 'a',
+): SqlFragment | undefined {
   if (grants.all) return undefined;
   const viewLevels = grants.levelsWith('view');
   const approveLevels = grants.levelsWith('approve');
@@ -43,7 +47,12 @@ export function assetVisibilityCondition(actor: ActorUser, grants: AccessGrants,
 export function isAssetVisible(
   actor: ActorUser,
   grants: AccessGrants,
-  asset: { addedByUserId: number | null; submitted: boolean; uploadPending: boolean; accessLevelIds: number[] },
+  asset: {
+    addedByUserId: number | null;
+    submitted: boolean;
+    uploadPending: boolean;
+    accessLevelIds: number[];
+  },
 ): boolean {
   if (grants.all || asset.addedByUserId === actor.id) return true;
   if (!grants.onAny(asset.accessLevelIds, 'view')) return false;

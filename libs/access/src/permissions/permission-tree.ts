@@ -35,7 +35,10 @@ export function permissionSources(levels: readonly LevelNode[]): Map<number, num
 }
 
 /** Grants of a (non-privileged) actor from the permissions of all their groups, union over groups. */
-export function computeGrants(levels: readonly LevelNode[], rows: readonly GroupPermissionRow[]): AccessGrants {
+export function computeGrants(
+  levels: readonly LevelNode[],
+  rows: readonly GroupPermissionRow[],
+): AccessGrants {
   const held = new Map<number, Set<Permission>>();
   for (const row of rows) {
     const set = held.get(row.accessLevelId) ?? new Set<Permission>();
@@ -49,5 +52,8 @@ export function computeGrants(levels: readonly LevelNode[], rows: readonly Group
     const permissions = held.get(source);
     if (permissions !== undefined && permissions.size > 0) byLevel.set(level.id, permissions);
   }
-  return AccessGrants.of(byLevel, levels.map((level) => level.id));
+  return AccessGrants.of(
+    byLevel,
+    levels.map((level) => level.id),
+  );
 }

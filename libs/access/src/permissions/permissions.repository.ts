@@ -10,8 +10,11 @@ export class PermissionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async levelTree(): Promise<LevelNode[]> {
-    const rows: Array<{ id: number | string; parent_id: number | string | null; has_permissions: number | boolean }> =
-      await this.dataSource.query('SELECT id, parent_id, has_permissions FROM access_levels');
+    const rows: Array<{
+      id: number | string;
+      parent_id: number | string | null;
+      has_permissions: number | boolean;
+    }> = await this.dataSource.query('SELECT id, parent_id, has_permissions FROM access_levels');
     return rows.map((row) => ({
       id: Number(row.id),
       parentId: row.parent_id === null ? null : Number(row.parent_id),
@@ -27,7 +30,8 @@ export class PermissionsRepository {
     );
     const result: GroupPermissionRow[] = [];
     for (const row of rows) {
-      if (isPermission(row.permission)) result.push({ accessLevelId: Number(row.access_level_id), permission: row.permission });
+      if (isPermission(row.permission))
+        result.push({ accessLevelId: Number(row.access_level_id), permission: row.permission });
     }
     return result;
   }

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Forbidden } from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { AccessGrants } from './access-grants';
-import { Permission } from './permission';
 import { computeGrants } from './permission-tree';
 import { PermissionsRepository } from './permissions.repository';
 
@@ -18,17 +16,5 @@ export class PermissionsService {
     if (isPrivileged(actor)) return AccessGrants.everything(levels.map((level) => level.id));
     const rows = await this.repository.permissionsOfUser(actor.id);
     return computeGrants(levels, rows);
-  }
-
-  async requireOnEvery(actor: ActorUser, levelIds: number[], permission: Permission, message: string): Promise<AccessGrants> {
-    const grants = await this.grantsFor(actor);
-    if (!grants.onEvery(levelIds, permission)) throw new Forbidden(message);
-    return grants;
-  }
-
-  async requireOnAny(actor: ActorUser, levelIds: number[], permission: Permission, message: string): Promise<AccessGrants> {
-    const grants = await this.grantsFor(actor);
-    if (!grants.onAny(levelIds, permission)) throw new Forbidden(message);
-    return grants;
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { BadRequest } from '@dam/platform';
+import { InvalidInput } from '@dam/platform';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { UserMapper, UserRepresentation } from './user.mapper';
@@ -28,17 +28,20 @@ export class UserSearchController {
   @ApiQuery({ name: 'forename', required: false })
   @ApiQuery({ name: 'surname', required: false })
   @ApiQuery({ name: 'exactTextMatch', required: false, type: Boolean })
-  async search(@Actor() actor: ActorUser, @Query() query: Record<string, unknown>): Promise<UserRepresentation[]> {
+  async search(
+    @Actor() actor: ActorUser,
+    @Query() query: Record<string, unknown>,
+  ): Promise<UserRepresentation[]> {
     const criteria: Record<string, string> = {};
     for (const field of TEXT_FIELDS) {
       const value = query[field];
       if (value === undefined || value === '') continue;
-      if (typeof value !== 'string') throw new BadRequest(`${field} must be given once`);
+      if (typeof value !== 'string') throw new InvalidInput(`${field} must be given once`);
       criteria[field] = value;
     }
     const exact = query.exactTextMatch;
     if (exact !== undefined && exact !== 'true' && exact !== 'false') {
-      throw new BadRequest('exactTextMatch must be true or false');
+      throw new InvalidInput('exactTextMatch must be true or false');
     }
     const users = await this.users.search(actor, { ...criteria, exactTextMatch: exact === 'true' });
     return users.map((user) => this.mapper.toRepresentation(user));

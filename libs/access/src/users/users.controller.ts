@@ -49,7 +49,10 @@ export class UsersController {
   }
 
   @Get(':id')
-  async get(@Actor() actor: ActorUser, @Param('id', new IdPipe('user')) id: number): Promise<UserRepresentation> {
+  async get(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('user')) id: number,
+  ): Promise<UserRepresentation> {
     return this.mapper.toRepresentation(await this.users.get(actor, id));
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Conflict, isUniqueViolation } from '@dam/platform';
+import { StateConflict, isUniqueViolation } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { GroupEntity } from './entities/group.entity';
 import { UserEntity } from './entities/user.entity';
@@ -85,7 +85,7 @@ export class UsersRepository {
     try {
       return await this.users.save(user);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new Conflict(`a user named ${user.username} already exists`);
+      if (isUniqueViolation(error)) throw new StateConflict(`a user named ${user.username} already exists`);
       throw error;
     }
   }

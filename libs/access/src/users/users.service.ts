@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequest, Conflict, Forbidden, NotFound, Paging } from '@dam/platform';
+import { InvalidInput, StateConflict, NotPermitted, UnknownResource, Paging } from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
 import { UserSearchCriteria, UsersRepository } from './users.repository';
-
+import { requireAdmin } from '../auth/policy';
 
 /** Rules for users: only admins (and the application user) manage them; anyone may read themself. */
 @Injectable()
@@ -16,15 +16,15 @@ export class UsersService {
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'manage users');
     return this.users.listIds(paging && { offset: paging.offset, limit: paging.pageSize });
   }
 
   async create(actor: ActorUser, rawUsername: unknown): Promise<UserEntity> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'manage users');
     const username = validUsername(rawUsername);
     if ((await this.users.findByUsername(username)) !== null) {
-      throw new Conflict(`a user named ${username} already exists`);
+      throw new StateConflict(`a user named ${username} already exists`);
     }
     const now = new Date();
     const user = Object.assign(new UserEntity(), {
@@ -43,12 +43,13 @@ export class UsersService {
   }
 
   async get(actor: ActorUser, id: number): Promise<UserEntity> {
-    if (!isPrivileged(actor) && actor.id !== id) throw new Forbidden('you may only read your own user');
+    if (!isPrivileged(actor) && actor.id !== id) throw new NotPermitted('you may only read your own user');
     return this.getOrThrow(id);
   }
 
   async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<UserEntity> {
-    if (!isPrivileged(actor) && actor.id !== id) throw new Forbidden('only administrators may change other users');
+    if (!isPrivileged(actor) && actor.id !== id)
+      throw new NotPermitted('only administrators may change other users');
     const user = await this.getOrThrow(id);
     if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
     if (changes.username !== undefined) user.username = validUsername(changes.username);
@@ -64,31 +65,31 @@ export class UsersService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'manage users');
     const user = await this.getOrThrow(id);
-    if (user.isApplication) throw new BadRequest('the application user cannot be deleted');
-    if (user.id === actor.id) throw new BadRequest('you cannot delete your own user');
+    if (user.isApplication) throw new InvalidInput('the application user cannot be deleted');
+    if (user.id === actor.id) throw new InvalidInput('you cannot delete your own user');
     await this.users.delete(id);
   }
 
   async deleteByUsername(actor: ActorUser, rawUsername: unknown): Promise<void> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'manage users');
     if (typeof rawUsername !== 'string' || rawUsername === '') {
-      throw new BadRequest('you must supply the username of the user to delete');
+      throw new InvalidInput('you must supply the username of the user to delete');
     }
     const user = await this.users.findByUsername(rawUsername);
-    if (user === null) throw new NotFound(`user ${rawUsername} does not exist`);
+    if (user === null) throw new UnknownResource(`user ${rawUsername} does not exist`);
     await this.delete(actor, user.id);
   }
 
   async search(actor: ActorUser, criteria: UserSearchCriteria): Promise<UserEntity[]> {
-    requirePrivileged(actor);
+    requireAdmin(actor, 'manage users');
     return this.users.search(criteria);
   }
 
   async getOrThrow(id: number): Promise<UserEntity> {
     const user = await this.users.findById(id);
-    if (user === null) throw new NotFound(`user ${id} does not exist`);
+    if (user === null) throw new UnknownResource(`user ${id} does not exist`);
     return user;
   }
 
@@ -96,13 +97,9 @@ export class UsersService {
     const unique = [...new Set(ids)];
     const groups = await this.users.findGroups(unique);
     const missing = unique.filter((id) => !groups.some((group) => group.id === id));
-    if (missing.length > 0) throw new BadRequest(`group ${missing.join(', ')} does not exist`);
+    if (missing.length > 0) throw new InvalidInput(`group ${missing.join(', ')} does not exist`);
     return groups;
   }
-}
-
-function requirePrivileged(actor: ActorUser): void {
-  if (!isPrivileged(actor)) throw new Forbidden('only administrators may manage users');
 }
 
 /** A user editing themself may change their names, email and password, nothing that grants power. */
@@ -114,15 +111,15 @@ function refuseSelfEscalation(user: UserEntity, changes: UpdateUserDto): void {
     (changes.username !== undefined && changes.username !== user.username) ||
     (requestedGroups !== undefined && requestedGroups.join(',') !== currentGroups.join(','))
   ) {
-    throw new Forbidden('only administrators may change usernames, groups or administrator rights');
+    throw new NotPermitted('only administrators may change usernames, groups or administrator rights');
   }
 }
 
 function validUsername(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new BadRequest('you must supply a username');
+  if (typeof raw !== 'string' || raw.trim() === '') throw new InvalidInput('you must supply a username');
   const username = raw.trim();
   if (username.length > 255 || hasControlCharacters(username)) {
-    throw new BadRequest('a username must be 1 to 255 characters without control characters');
+    throw new InvalidInput('a username must be 1 to 255 characters without control characters');
   }
   return username;
 }

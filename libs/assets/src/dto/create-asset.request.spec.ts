@@ -43,7 +43,7 @@ describe('create-asset request', () => {
     ['another root', '<asset/>'],
     ['malformed XML', '<createAsset>'],
   ])('refuses %s', async (_name, xml) => {
-    await expect(readCreateAssetRequest(xml)).rejects.toMatchObject({ kind: 'bad-request' });
+    await expect(readCreateAssetRequest(xml)).rejects.toMatchObject({ kind: 'invalid-input' });
   });
 
   it.each([
@@ -53,6 +53,6 @@ describe('create-asset request', () => {
     [{ accessLevels: [{ id: 1 }], assetTypeUrl: 5 }],
     [[1, 2]],
   ])('refuses the malformed request %j', async (body) => {
-    await expect(readCreateAssetRequest(body)).rejects.toMatchObject({ kind: 'bad-request' });
+    await expect(readCreateAssetRequest(body)).rejects.toMatchObject({ kind: 'invalid-input' });
   });
 });

@@ -1,4 +1,4 @@
-import { BadRequest } from '@dam/platform';
+import { InvalidInput } from '@dam/platform';
 import { parseStringPromise } from 'xml2js';
 import { isRecord, readBoolean, readId } from './request-fields';
 
@@ -18,7 +18,7 @@ export async function readCreateAssetRequest(body: unknown): Promise<CreateAsset
   if (typeof body === 'string') return fromJsonShape(await xmlToJsonShape(body));
   if (body === undefined || body === null) return fromJsonShape({});
   if (!isRecord(body))
-    throw new BadRequest('the create-asset request must be a JSON object or a createAsset XML document');
+    throw new InvalidInput('the create-asset request must be a JSON object or a createAsset XML document');
   return fromJsonShape(body);
 }
 
@@ -29,7 +29,7 @@ function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
   );
   const assetTypeUrl = body.assetTypeUrl;
   if (assetTypeUrl !== undefined && assetTypeUrl !== null && typeof assetTypeUrl !== 'string') {
-    throw new BadRequest('assetTypeUrl must be the URL of an asset type');
+    throw new InvalidInput('assetTypeUrl must be the URL of an asset type');
   }
   return {
     accessLevelIds: [...new Set(accessLevelIds)],
@@ -41,16 +41,16 @@ function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
 
 async function xmlToJsonShape(xml: string): Promise<Record<string, unknown>> {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
-    throw new BadRequest('XML documents with a DOCTYPE or ENTITY declaration are not accepted');
+    throw new InvalidInput('XML documents with a DOCTYPE or ENTITY declaration are not accepted');
   }
   let document: unknown;
   try {
     document = await parseStringPromise(xml, { explicitArray: true, explicitRoot: true, strict: true });
   } catch {
-    throw new BadRequest('the XML request body could not be parsed');
+    throw new InvalidInput('the XML request body could not be parsed');
   }
   const root = isRecord(document) ? document.createAsset : undefined;
-  if (root === undefined) throw new BadRequest('the XML request must have the root element createAsset');
+  if (root === undefined) throw new InvalidInput('the XML request must have the root element createAsset');
   const fields = first(root);
   if (!isRecord(fields)) return {};
   const levelNodes = isRecord(first(fields.accessLevels))

@@ -1,4 +1,4 @@
-import { BadRequest } from '@dam/platform';
+import { InvalidInput } from '@dam/platform';
 import { isRecord, readBoolean, readId } from './request-fields';
 
 /** The writable parts of an asset PUT (spec 4.5.3); every other field of the representation is ignored. */
@@ -11,7 +11,7 @@ export interface UpdateAssetRequest {
 }
 
 export function readUpdateAssetRequest(body: unknown): UpdateAssetRequest {
-  if (!isRecord(body)) throw new BadRequest('the asset must be sent as a JSON object');
+  if (!isRecord(body)) throw new InvalidInput('the asset must be sent as a JSON object');
   return {
     attributes: readAttributes(body.attributes),
     parents: readParents(body.parents),
@@ -23,16 +23,16 @@ export function readUpdateAssetRequest(body: unknown): UpdateAssetRequest {
 function readAttributes(raw: unknown): Map<number, string> {
   const attributes = new Map<number, string>();
   if (raw === undefined || raw === null) return attributes;
-  if (!Array.isArray(raw)) throw new BadRequest('attributes must be a list of {id, value}');
+  if (!Array.isArray(raw)) throw new InvalidInput('attributes must be a list of {id, value}');
   for (const entry of raw) {
-    if (!isRecord(entry)) throw new BadRequest('each attribute must be an object {id, value}');
+    if (!isRecord(entry)) throw new InvalidInput('each attribute must be an object {id, value}');
     const id = readId(entry.id, 'an attribute id');
     const value = entry.value;
     if (value === undefined) continue;
     if (value === null) attributes.set(id, '');
     else if (typeof value === 'string') attributes.set(id, value);
     else if (typeof value === 'number' || typeof value === 'boolean') attributes.set(id, String(value));
-    else throw new BadRequest(`the value of attribute ${id} must be a string`);
+    else throw new InvalidInput(`the value of attribute ${id} must be a string`);
   }
   return attributes;
 }
@@ -40,7 +40,7 @@ function readAttributes(raw: unknown): Map<number, string> {
 function readParents(raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw) || raw.some((url) => typeof url !== 'string')) {
-    throw new BadRequest('parents must be a list of asset URLs');
+    throw new InvalidInput('parents must be a list of asset URLs');
   }
   return raw as string[];
 }

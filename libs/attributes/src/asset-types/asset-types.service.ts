@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFound } from '@dam/platform';
+import { UnknownResource } from '@dam/platform';
 import { AssetTypeEntity } from '../entities/asset-type.entity';
 import { AssetTypesRepository } from './asset-types.repository';
 
@@ -17,7 +17,7 @@ export class AssetTypesService {
 
   async get(id: number): Promise<AssetTypeEntity> {
     const assetType = await this.assetTypes.findById(id);
-    if (assetType === null) throw new NotFound(`asset type ${id} does not exist`);
+    if (assetType === null) throw new UnknownResource(`asset type ${id} does not exist`);
     return assetType;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser } from '@dam/access';
-import { BadRequest, LanguageService, NotFound } from '@dam/platform';
-import { requireAdmin, requiredText } from '../rules';
+import { ActorUser, requireAdmin } from '@dam/access';
+import { InvalidInput, LanguageService, UnknownResource } from '@dam/platform';
+import { requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { AttributeEntity } from '../entities/attribute.entity';
@@ -33,7 +33,7 @@ export class AttributesService {
   }
 
   async create(actor: ActorUser, request: CreateAttributeDto): Promise<AttributeDefinition> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const label = validLabel(request.label);
     const language = this.languages.writeLanguage();
     const now = new Date();
@@ -53,7 +53,7 @@ export class AttributesService {
   }
 
   async update(actor: ActorUser, id: number, changes: UpdateAttributeDto): Promise<AttributeDefinition> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const attribute = await this.getEntityOrThrow(id);
     let translatedLabel: TranslatedText | undefined;
     if (changes.label !== undefined) {
@@ -64,7 +64,7 @@ export class AttributesService {
     }
     if (changes.typeId !== undefined && changes.typeId !== null && changes.typeId !== attribute.typeId) {
       if (attribute.isSystem)
-        throw new BadRequest(`the type of the system attribute ${attribute.label} cannot change`);
+        throw new InvalidInput(`the type of the system attribute ${attribute.label} cannot change`);
       attribute.typeId = validCustomType(changes.typeId);
     }
     if (typeof changes.isKeywordSearchable === 'boolean')
@@ -75,9 +75,10 @@ export class AttributesService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const attribute = await this.getEntityOrThrow(id);
-    if (attribute.isSystem) throw new BadRequest(`the system attribute ${attribute.label} cannot be deleted`);
+    if (attribute.isSystem)
+      throw new InvalidInput(`the system attribute ${attribute.label} cannot be deleted`);
     await this.attributes.delete(id);
   }
 
@@ -98,8 +99,8 @@ export class AttributesService {
   }
 }
 
-export function attributeNotFound(id: number): NotFound {
-  return new NotFound(`attribute ${id} does not exist`);
+export function attributeNotFound(id: number): UnknownResource {
+  return new UnknownResource(`attribute ${id} does not exist`);
 }
 
 function validLabel(raw: unknown): string {
@@ -107,7 +108,7 @@ function validLabel(raw: unknown): string {
 }
 
 function validCustomType(typeId: number): number {
-  if (!isAttributeTypeId(typeId)) throw new BadRequest(`typeId ${typeId} is not an attribute type`);
-  if (isSystemOnlyType(typeId)) throw new BadRequest(`typeId ${typeId} is reserved for system attributes`);
+  if (!isAttributeTypeId(typeId)) throw new InvalidInput(`typeId ${typeId} is not an attribute type`);
+  if (isSystemOnlyType(typeId)) throw new InvalidInput(`typeId ${typeId} is reserved for system attributes`);
   return typeId;
 }

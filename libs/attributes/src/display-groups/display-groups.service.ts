@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser } from '@dam/access';
-import { BadRequest, LanguageService, NotFound, UrlService } from '@dam/platform';
+import { ActorUser, requireAdmin } from '@dam/access';
+import { InvalidInput, LanguageService, UnknownResource, UrlService } from '@dam/platform';
 import { AttributeDefinition } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { AttributesRepository } from '../attributes/attributes.repository';
 import { DisplayAttributeGroupEntity } from '../entities/display-attribute-group.entity';
-import { optionalDisplayOrder, requireAdmin, requiredText } from '../rules';
+import { optionalDisplayOrder, requiredText } from '../rules';
 import { DisplayGroupRow, DisplayGroupsRepository } from './display-groups.repository';
 import { DisplayGroupDto } from './dto/display-group.dto';
 
@@ -37,7 +37,7 @@ export class DisplayGroupsService {
   }
 
   async create(actor: ActorUser, request: DisplayGroupDto): Promise<DisplayGroupView> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const now = new Date();
     const group = Object.assign(new DisplayAttributeGroupEntity(), {
       name: validName(request.name),
@@ -50,7 +50,7 @@ export class DisplayGroupsService {
   }
 
   async update(actor: ActorUser, id: number, changes: DisplayGroupDto): Promise<DisplayGroupView> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const { group } = await this.getRowOrThrow(id);
     if (changes.name !== undefined) group.name = validName(changes.name);
     group.displayOrder = optionalDisplayOrder(changes.displayOrder) ?? group.displayOrder;
@@ -60,14 +60,14 @@ export class DisplayGroupsService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     await this.getRowOrThrow(id);
     await this.groups.delete(id);
   }
 
   private async getRowOrThrow(id: number): Promise<DisplayGroupRow> {
     const row = await this.groups.findById(id);
-    if (row === undefined) throw new NotFound(`display attribute group ${id} does not exist`);
+    if (row === undefined) throw new UnknownResource(`display attribute group ${id} does not exist`);
     return row;
   }
 
@@ -89,11 +89,11 @@ export class DisplayGroupsService {
     if (raw === undefined) return undefined;
     if (raw === null) return [];
     if (!Array.isArray(raw))
-      throw new BadRequest('attributes must be an array of attribute URLs or {id} objects');
+      throw new InvalidInput('attributes must be an array of attribute URLs or {id} objects');
     const ids = [...new Set(raw.map((item: unknown) => this.attributeIdOf(item)))];
     const found = new Set((await this.attributes.findByIds(ids)).map((attribute) => attribute.id));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new BadRequest(`attribute ${missing.join(', ')} does not exist`);
+    if (missing.length > 0) throw new InvalidInput(`attribute ${missing.join(', ')} does not exist`);
     return ids;
   }
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser } from '@dam/access';
-import { BadRequest, LanguageService, NotFound, UrlService } from '@dam/platform';
+import { ActorUser, requireAdmin } from '@dam/access';
+import { InvalidInput, LanguageService, UnknownResource, UrlService } from '@dam/platform';
 import { AttributeDefinition, EmbeddedDataTypes, MappingDirections } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { EmbeddedDataMappingEntity } from '../entities/embedded-data-mapping.entity';
-import { requireAdmin, requiredText } from '../rules';
+import { requiredText } from '../rules';
 import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings.repository';
 
@@ -35,7 +35,7 @@ export class EmbeddedDataMappingsService {
   }
 
   async create(actor: ActorUser, request: EmbeddedDataMappingDto): Promise<EmbeddedDataMappingView> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const tagName = validTagName(request.tagName);
     const now = new Date();
     const mapping = Object.assign(new EmbeddedDataMappingEntity(), {
@@ -58,7 +58,7 @@ export class EmbeddedDataMappingsService {
     id: number,
     changes: EmbeddedDataMappingDto,
   ): Promise<EmbeddedDataMappingView> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const mapping = await this.getEntityOrThrow(id);
     if (changes.type !== undefined) mapping.type = validType(changes.type);
     if (changes.tagName !== undefined) mapping.tagName = validTagName(changes.tagName);
@@ -73,14 +73,14 @@ export class EmbeddedDataMappingsService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     await this.getEntityOrThrow(id);
     await this.mappings.delete(id);
   }
 
   private async getEntityOrThrow(id: number): Promise<EmbeddedDataMappingEntity> {
     const mapping = await this.mappings.findById(id);
-    if (mapping === null) throw new NotFound(`embedded data mapping ${id} does not exist`);
+    if (mapping === null) throw new UnknownResource(`embedded data mapping ${id} does not exist`);
     return mapping;
   }
 
@@ -95,10 +95,10 @@ export class EmbeddedDataMappingsService {
 
   private async attributeIdOf(url: unknown): Promise<number> {
     if (url === undefined || url === null)
-      throw new BadRequest('you must supply the attributeUrl the tag maps to');
+      throw new InvalidInput('you must supply the attributeUrl the tag maps to');
     const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute');
     if ((await this.catalog.byId(attributeId, this.languages.defaultLanguage)) === undefined) {
-      throw new BadRequest(`attribute ${attributeId} does not exist`);
+      throw new InvalidInput(`attribute ${attributeId} does not exist`);
     }
     return attributeId;
   }
@@ -107,14 +107,14 @@ export class EmbeddedDataMappingsService {
 function validType(raw: unknown): string {
   const type = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
   if (!(EmbeddedDataTypes as readonly string[]).includes(type)) {
-    throw new BadRequest(`type must be one of ${EmbeddedDataTypes.join(', ')}`);
+    throw new InvalidInput(`type must be one of ${EmbeddedDataTypes.join(', ')}`);
   }
   return type;
 }
 
 function validDirection(raw: unknown): string {
   if (typeof raw !== 'string' || !(MappingDirections as readonly string[]).includes(raw)) {
-    throw new BadRequest(`mappingDirection must be one of ${MappingDirections.join(', ')}`);
+    throw new InvalidInput(`mappingDirection must be one of ${MappingDirections.join(', ')}`);
   }
   return raw;
 }

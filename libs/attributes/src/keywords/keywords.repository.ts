@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Conflict, isUniqueViolation } from '@dam/platform';
+import { StateConflict, isUniqueViolation } from '@dam/platform';
 import { Repository } from 'typeorm';
 import { KeywordSynonymEntity } from '../entities/keyword-synonym.entity';
 import { KeywordEntity } from '../entities/keyword.entity';
@@ -81,6 +81,6 @@ export class KeywordsRepository {
   }
 }
 
-export function duplicateKeyword(name: string): Conflict {
-  return new Conflict(`a keyword named ${name} already exists at this place in the tree`);
+export function duplicateKeyword(name: string): StateConflict {
+  return new StateConflict(`a keyword named ${name} already exists at this place in the tree`);
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser } from '@dam/access';
-import { BadRequest, NotFound, parseOptionalId, UrlService } from '@dam/platform';
-import { requireAdmin, requiredText } from '../rules';
+import { ActorUser, requireAdmin } from '@dam/access';
+import { InvalidInput, UnknownResource, parseOptionalId, UrlService } from '@dam/platform';
+import { requiredText } from '../rules';
 import { AttributeType } from '../attribute-types';
 import { AttributesRepository } from '../attributes/attributes.repository';
 import { attributeNotFound } from '../attributes/attributes.service';
@@ -43,9 +43,9 @@ export class KeywordsService {
   }
 
   async create(actor: ActorUser, request: KeywordDto): Promise<KeywordNode> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     if (request.attributeUrl === undefined || request.attributeUrl === null) {
-      throw new BadRequest('you must supply the attributeUrl of the keywords attribute');
+      throw new InvalidInput('you must supply the attributeUrl of the keywords attribute');
     }
     const attribute = await this.attributeOfUrl(request.attributeUrl);
     const name = validName(request.name);
@@ -65,18 +65,18 @@ export class KeywordsService {
   }
 
   async update(actor: ActorUser, id: number, changes: KeywordDto): Promise<KeywordNode> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const keyword = await this.getEntityOrThrow(id);
     if (changes.attributeUrl !== undefined && changes.attributeUrl !== null) {
       const attributeId = this.urls.parseIdOrThrow(changes.attributeUrl, 'attributes', 'an attribute');
       if (attributeId !== keyword.attributeId)
-        throw new BadRequest('a keyword cannot move to another attribute');
+        throw new InvalidInput('a keyword cannot move to another attribute');
     }
     if (changes.name !== undefined) keyword.name = validName(changes.name);
     if (changes.parent !== undefined) {
       const parentId = await this.parentIdOf(changes.parent, keyword.attributeId);
       if (parentId !== null && isSelfOrDescendant(await this.nodeOf(keyword), parentId)) {
-        throw new BadRequest('a keyword cannot be placed below itself or one of its descendants');
+        throw new InvalidInput('a keyword cannot be placed below itself or one of its descendants');
       }
       keyword.parentId = parentId;
       keyword.parentKey = parentId ?? 0;
@@ -87,17 +87,17 @@ export class KeywordsService {
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor, WHAT);
+    requireAdmin(actor, `manage ${WHAT}`);
     const keyword = await this.getEntityOrThrow(id);
     if (await this.keywords.hasChildren(id)) {
-      throw new BadRequest(`the keyword ${keyword.name} has child keywords: delete or move them first`);
+      throw new InvalidInput(`the keyword ${keyword.name} has child keywords: delete or move them first`);
     }
     await this.keywords.delete(id);
   }
 
   private async getEntityOrThrow(id: number): Promise<KeywordEntity> {
     const keyword = await this.keywords.findById(id);
-    if (keyword === null) throw new NotFound(`keyword ${id} does not exist`);
+    if (keyword === null) throw new UnknownResource(`keyword ${id} does not exist`);
     return keyword;
   }
 
@@ -105,14 +105,14 @@ export class KeywordsService {
   private async nodeOf(keyword: KeywordEntity): Promise<KeywordNode> {
     const { byId } = buildKeywordForest(await this.keywords.findWithSynonyms(keyword.attributeId));
     const node = byId.get(keyword.id);
-    if (node === undefined) throw new NotFound(`keyword ${keyword.id} does not exist`);
+    if (node === undefined) throw new UnknownResource(`keyword ${keyword.id} does not exist`);
     return node;
   }
 
   private async attributeOfUrl(url: unknown): Promise<AttributeEntity> {
     const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute');
     const attribute = await this.attributes.findById(attributeId);
-    if (attribute === null) throw new BadRequest(`attribute ${attributeId} does not exist`);
+    if (attribute === null) throw new InvalidInput(`attribute ${attributeId} does not exist`);
     requireKeywordsType(attribute);
     return attribute;
   }
@@ -122,9 +122,9 @@ export class KeywordsService {
     if (url === null || url === '') return null;
     const parentId = this.urls.parseIdOrThrow(url, 'keywords', 'a keyword');
     const parent = await this.keywords.findById(parentId);
-    if (parent === null) throw new BadRequest(`keyword ${parentId} does not exist`);
+    if (parent === null) throw new InvalidInput(`keyword ${parentId} does not exist`);
     if (parent.attributeId !== attributeId)
-      throw new BadRequest(`keyword ${parentId} belongs to another attribute`);
+      throw new InvalidInput(`keyword ${parentId} belongs to another attribute`);
     return parentId;
   }
 
@@ -136,7 +136,7 @@ export class KeywordsService {
 
 function requireKeywordsType(attribute: AttributeEntity): void {
   if (attribute.typeId !== AttributeType.Keywords) {
-    throw new BadRequest(`attribute ${attribute.id} is not a keywords attribute, so it has no keywords`);
+    throw new InvalidInput(`attribute ${attribute.id} is not a keywords attribute, so it has no keywords`);
   }
 }
 
@@ -148,8 +148,9 @@ function validName(raw: unknown): string {
 function validSynonyms(raw: unknown): string[] | undefined {
   if (raw === undefined) return undefined;
   if (raw === null) return [];
-  if (!Array.isArray(raw)) throw new BadRequest('synonyms must be an array of text');
-  if (raw.length > MAX_SYNONYMS) throw new BadRequest(`a keyword can have at most ${MAX_SYNONYMS} synonyms`);
+  if (!Array.isArray(raw)) throw new InvalidInput('synonyms must be an array of text');
+  if (raw.length > MAX_SYNONYMS)
+    throw new InvalidInput(`a keyword can have at most ${MAX_SYNONYMS} synonyms`);
   const seen = new Set<string>();
   const synonyms: string[] = [];
   for (const item of raw) {

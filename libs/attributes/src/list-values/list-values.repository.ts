@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Conflict, isUniqueViolation } from '@dam/platform';
+import { StateConflict, isUniqueViolation } from '@dam/platform';
 import { Repository } from 'typeorm';
 import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
 
@@ -47,6 +47,6 @@ export class ListValuesRepository {
   }
 }
 
-export function duplicateValue(value: string): Conflict {
-  return new Conflict(`the list value ${value} already exists for this attribute`);
+export function duplicateValue(value: string): StateConflict {
+  return new StateConflict(`the list value ${value} already exists for this attribute`);
 }

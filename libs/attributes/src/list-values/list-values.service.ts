@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser } from '@dam/access';
-import { BadRequest, NotFound, parseOptionalId, UrlService } from '@dam/platform';
-import { requireAdmin } from '../rules';
+import { ActorUser, requireAdmin } from '@dam/access';
+import { InvalidInput, UnknownResource, parseOptionalId, UrlService } from '@dam/platform';
+
 import { AttributeType } from '../attribute-types';
 import { attributeNotFound } from '../attributes/attributes.service';
 import { AttributesRepository } from '../attributes/attributes.repository';
@@ -33,7 +33,7 @@ export class ListValuesService {
 
   async get(id: number): Promise<ListAttributeValueEntity> {
     const value = await this.values.findById(id);
-    if (value === null) throw new NotFound(`list attribute value ${id} does not exist`);
+    if (value === null) throw new UnknownResource(`list attribute value ${id} does not exist`);
     return value;
   }
 
@@ -42,7 +42,7 @@ export class ListValuesService {
     attributeId: number,
     request: CreateListValueDto,
   ): Promise<ListAttributeValueEntity> {
-    requireAdmin(actor, 'list attribute values');
+    requireAdmin(actor, 'manage list attribute values');
     const attribute = await this.attributes.findById(attributeId);
     if (attribute === null) throw attributeNotFound(attributeId);
     return this.add(attribute, request);
@@ -53,15 +53,15 @@ export class ListValuesService {
     actor: ActorUser,
     request: CreateListValueForAnyAttributeDto,
   ): Promise<ListAttributeValueEntity> {
-    requireAdmin(actor, 'list attribute values');
+    requireAdmin(actor, 'manage list attribute values');
     const attributeId = this.attributeIdOf(request);
     const attribute = await this.attributes.findById(attributeId);
-    if (attribute === null) throw new BadRequest(`attribute ${attributeId} does not exist`);
+    if (attribute === null) throw new InvalidInput(`attribute ${attributeId} does not exist`);
     return this.add(attribute, request);
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    requireAdmin(actor, 'list attribute values');
+    requireAdmin(actor, 'manage list attribute values');
     await this.get(id);
     await this.values.delete(id);
   }
@@ -97,29 +97,29 @@ export class ListValuesService {
     }
     const id = parseOptionalId(request.attributeId, 'attributeId');
     if (id === undefined)
-      throw new BadRequest('you must name the attribute of the list value (attributeUrl or attributeId)');
+      throw new InvalidInput('you must name the attribute of the list value (attributeUrl or attributeId)');
     return id;
   }
 }
 
 function requireListType(attribute: AttributeEntity): void {
   if (attribute.typeId !== AttributeType.List) {
-    throw new BadRequest(`attribute ${attribute.id} is not a list attribute, so it has no list values`);
+    throw new InvalidInput(`attribute ${attribute.id} is not a list attribute, so it has no list values`);
   }
 }
 
 function validValue(raw: unknown): string {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-    throw new BadRequest(BLANK_LIST_VALUE);
+    throw new InvalidInput(BLANK_LIST_VALUE);
   }
-  if (typeof raw !== 'string') throw new BadRequest('the list value must be text');
-  if (raw.trim().length > 255) throw new BadRequest('the list value can be at most 255 characters');
+  if (typeof raw !== 'string') throw new InvalidInput('the list value must be text');
+  if (raw.trim().length > 255) throw new InvalidInput('the list value can be at most 255 characters');
   return raw.trim();
 }
 
 function validAdditionalValue(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string') throw new BadRequest('additionalValue must be text');
-  if (raw.length > 255) throw new BadRequest('additionalValue can be at most 255 characters');
+  if (typeof raw !== 'string') throw new InvalidInput('additionalValue must be text');
+  if (raw.length > 255) throw new InvalidInput('additionalValue can be at most 255 characters');
   return raw;
 }

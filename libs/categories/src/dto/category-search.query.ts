@@ -1,4 +1,4 @@
-import { BadRequest, parseOptionalId, readBooleanQuery } from '@dam/platform';
+import { InvalidInput, parseBoolean, parseOptionalId } from '@dam/platform';
 
 /** The query of GET /rest/category-search (spec 4.2); `userId` is resolved to the actor by the auth guard. */
 export interface CategorySearchQuery {
@@ -7,9 +7,9 @@ export interface CategorySearchQuery {
 }
 
 export function readCategorySearchQuery(query: Record<string, unknown>): CategorySearchQuery {
-  if (Array.isArray(query.parentId)) throw new BadRequest('parentId must be given once');
+  if (Array.isArray(query.parentId)) throw new InvalidInput('parentId must be given once');
   return {
     parentId: parseOptionalId(query.parentId, 'parentId'),
-    count: readBooleanQuery(query.count, 'count'),
+    count: parseBoolean(query.count, 'count') ?? false,
   };
 }

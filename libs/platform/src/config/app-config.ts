@@ -141,7 +141,8 @@ class EnvReader {
     const raw = this.optionalString(name);
     if (raw === undefined) return fallback;
     const match = allowed.find((candidate) => candidate === raw.toLowerCase());
-    if (match === undefined) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+    if (match === undefined)
+      throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
     return match;
   }
 
@@ -188,7 +189,13 @@ class EnvReader {
       const family = isIP(address);
       const maxBits = family === 6 ? 128 : 32;
       const prefix = bits === undefined ? maxBits : Number(bits);
-      if (family === 0 || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > maxBits) {
+      if (
+        family === 0 ||
+        extra !== undefined ||
+        !Number.isInteger(prefix) ||
+        prefix < 0 ||
+        prefix > maxBits
+      ) {
         throw new ConfigError(name, `has an invalid network "${entry}" (expected CIDRs like 10.0.0.0/8)`);
       }
     }
@@ -212,11 +219,14 @@ class EnvReader {
 
   minio(): MinioSettings {
     const endPoint = this.optionalString('MINIO_ENDPOINT');
-    if (endPoint === undefined) throw new ConfigError('MINIO_ENDPOINT', 'is required when STORAGE_DRIVER=minio');
+    if (endPoint === undefined)
+      throw new ConfigError('MINIO_ENDPOINT', 'is required when STORAGE_DRIVER=minio');
     const accessKey = this.optionalString('MINIO_ACCESS_KEY');
-    if (accessKey === undefined) throw new ConfigError('MINIO_ACCESS_KEY', 'is required when STORAGE_DRIVER=minio');
+    if (accessKey === undefined)
+      throw new ConfigError('MINIO_ACCESS_KEY', 'is required when STORAGE_DRIVER=minio');
     const secretKey = this.optionalString('MINIO_SECRET_KEY');
-    if (secretKey === undefined) throw new ConfigError('MINIO_SECRET_KEY', 'is required when STORAGE_DRIVER=minio');
+    if (secretKey === undefined)
+      throw new ConfigError('MINIO_SECRET_KEY', 'is required when STORAGE_DRIVER=minio');
     const bucket = this.string('MINIO_BUCKET', 'dam');
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
       throw new ConfigError('MINIO_BUCKET', `is not a valid bucket name (got "${bucket}")`);

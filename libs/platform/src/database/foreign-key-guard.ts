@@ -1,4 +1,4 @@
-import { BadRequest } from '../http/domain-errors';
+import { InvalidInput } from '../http/domain-errors';
 import { isForeignKeyViolation } from './database-errors';
 
 /**
@@ -10,7 +10,7 @@ export async function refuseForeignKeyViolations<T>(message: string, write: () =
   try {
     return await write();
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw new BadRequest(message);
+    if (isForeignKeyViolation(error)) throw new InvalidInput(message);
     throw error;
   }
 }

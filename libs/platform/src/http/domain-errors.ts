@@ -1,15 +1,17 @@
 /**
- * Typed domain errors. Services throw these; one filter maps `kind` to a status and the message to a
- * text/plain body. Messages are shown to clients verbatim, so they must never carry secrets or SQL.
+ * Typed domain errors, named by what went wrong. Services throw these (or an area's own subclass, such
+ * as `AssetCheckedOut` or `AccessLevelNotAssignable`); one filter (error.filter.ts) maps `kind` to a
+ * status and the message to a text/plain body. Messages are shown to clients verbatim, so they must
+ * never carry secrets or SQL.
  */
 export type ErrorKind =
-  | 'bad-request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not-found'
-  | 'conflict'
+  | 'invalid-input'
+  | 'not-authenticated'
+  | 'not-permitted'
+  | 'unknown-resource'
+  | 'state-conflict'
   | 'too-large'
-  | 'unsupported-media-type'
+  | 'unsupported-content'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -22,49 +24,49 @@ export class DomainError extends Error {
   }
 }
 
-export class BadRequest extends DomainError {
+export class InvalidInput extends DomainError {
   constructor(message: string) {
-    super('bad-request', message);
+    super('invalid-input', message);
   }
 }
 
-export class Unauthorized extends DomainError {
+export class NotAuthenticated extends DomainError {
   constructor(message = 'a valid access token is required') {
-    super('unauthorized', message);
+    super('not-authenticated', message);
   }
 }
 
-export class Forbidden extends DomainError {
+export class NotPermitted extends DomainError {
   constructor(message = 'you are not permitted to do this') {
-    super('forbidden', message);
+    super('not-permitted', message);
   }
 }
 
-export class NotFound extends DomainError {
+export class UnknownResource extends DomainError {
   constructor(message: string) {
-    super('not-found', message);
+    super('unknown-resource', message);
   }
 }
 
-export class Conflict extends DomainError {
+export class StateConflict extends DomainError {
   constructor(message: string) {
-    super('conflict', message);
+    super('state-conflict', message);
   }
 }
 
-export class PayloadTooLarge extends DomainError {
+export class TooLarge extends DomainError {
   constructor(message: string) {
     super('too-large', message);
   }
 }
 
-export class UnsupportedMediaType extends DomainError {
+export class UnsupportedContent extends DomainError {
   constructor(message: string) {
-    super('unsupported-media-type', message);
+    super('unsupported-content', message);
   }
 }
 
-export class ServiceUnavailable extends DomainError {
+export class DependencyUnavailable extends DomainError {
   constructor(message = 'the service is temporarily unavailable, try again shortly') {
     super('unavailable', message);
   }

@@ -2,19 +2,19 @@ import { ErrorKind } from './domain-errors';
 
 export function statusOf(kind: ErrorKind): number {
   switch (kind) {
-    case 'bad-request':
+    case 'invalid-input':
       return 400;
-    case 'unauthorized':
+    case 'not-authenticated':
       return 401;
-    case 'forbidden':
+    case 'not-permitted':
       return 403;
-    case 'not-found':
+    case 'unknown-resource':
       return 404;
-    case 'conflict':
+    case 'state-conflict':
       return 409;
     case 'too-large':
       return 413;
-    case 'unsupported-media-type':
+    case 'unsupported-content':
       return 415;
     case 'unavailable':
       return 503;

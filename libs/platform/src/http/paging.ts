@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { BadRequest } from './domain-errors';
+import { InvalidInput } from './domain-errors';
 
 export interface Paging {
   page: number;
@@ -16,11 +16,15 @@ export interface PagingQuery {
  * Optional `page` (0-based) and `pageSize` query parameters of list resources. Returns undefined when
  * the client asked for no paging, so the list keeps its plain-array, everything-at-once shape.
  */
-export function readPaging(query: PagingQuery, defaultPageSize: number, maxPageSize: number): Paging | undefined {
+export function readPaging(
+  query: PagingQuery,
+  defaultPageSize: number,
+  maxPageSize: number,
+): Paging | undefined {
   if (query.page === undefined && query.pageSize === undefined) return undefined;
   const page = readWholeNumber(query.page, 'page', 0, 0);
   const pageSize = readWholeNumber(query.pageSize, 'pageSize', defaultPageSize, 1);
-  if (pageSize > maxPageSize) throw new BadRequest(`pageSize must be at most ${maxPageSize}`);
+  if (pageSize > maxPageSize) throw new InvalidInput(`pageSize must be at most ${maxPageSize}`);
   return { page, pageSize, offset: page * pageSize };
 }
 
@@ -45,7 +49,7 @@ function readWholeNumber(raw: unknown, name: string, fallback: number, min: numb
   if (raw === undefined || raw === '') return fallback;
   const value = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new BadRequest(`${name} must be a whole number of at least ${min}`);
+    throw new InvalidInput(`${name} must be a whole number of at least ${min}`);
   }
   return value;
 }

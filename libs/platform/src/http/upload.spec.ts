@@ -26,16 +26,16 @@ describe('upload headers', () => {
 
   it('refuses other content types with 415 and a missing name with 400', () => {
     expect(() => uploadFilenameOrThrow('image/png', 'attachment; filename=a.png')).toThrow(
-      expect.objectContaining({ kind: 'unsupported-media-type' }),
+      expect.objectContaining({ kind: 'unsupported-content' }),
     );
     expect(() => uploadFilenameOrThrow(undefined, 'attachment; filename=a.png')).toThrow(
-      expect.objectContaining({ kind: 'unsupported-media-type' }),
+      expect.objectContaining({ kind: 'unsupported-content' }),
     );
     expect(() => uploadFilenameOrThrow('application/octet-stream', undefined)).toThrow(
-      expect.objectContaining({ kind: 'bad-request' }),
+      expect.objectContaining({ kind: 'invalid-input' }),
     );
     expect(() => uploadFilenameOrThrow('application/octet-stream', 'attachment; filename=""')).toThrow(
-      expect.objectContaining({ kind: 'bad-request' }),
+      expect.objectContaining({ kind: 'invalid-input' }),
     );
     expect(uploadFilenameOrThrow('Application/Octet-Stream; x=1', 'attachment; filename=a.png')).toBe(
       'a.png',

@@ -1,5 +1,5 @@
 import { Readable, Transform } from 'node:stream';
-import { BadRequest, UnsupportedMediaType } from './domain-errors';
+import { InvalidInput, UnsupportedContent } from './domain-errors';
 
 /**
  * The file name of a raw upload (`Content-Type: application/octet-stream` with `Content-Disposition:
@@ -13,13 +13,13 @@ export function uploadFilenameOrThrow(
 ): string {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/octet-stream') {
-    throw new UnsupportedMediaType(
+    throw new UnsupportedContent(
       `send the file as application/octet-stream, not ${mediaType || 'no content type'}`,
     );
   }
   const filename = disposition === undefined ? undefined : dispositionFilename(disposition);
   if (filename === undefined || filename.trim() === '') {
-    throw new BadRequest('the file name is required: Content-Disposition: attachment; filename=<name>');
+    throw new InvalidInput('the file name is required: Content-Disposition: attachment; filename=<name>');
   }
   return filename;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RequestContext } from '../context/request-context';
-import { BadRequest } from './domain-errors';
+import { InvalidInput } from './domain-errors';
 
 export type UrlSegment = string | number;
 
@@ -14,7 +14,9 @@ export class UrlService {
   constructor(private readonly config: AppConfig) {}
 
   origin(): string {
-    return this.config.publicUrl ?? RequestContext.current()?.origin ?? `http://localhost:${this.config.port}`;
+    return (
+      this.config.publicUrl ?? RequestContext.current()?.origin ?? `http://localhost:${this.config.port}`
+    );
   }
 
   /** `{origin}/rest/a/b` with each segment percent-encoded. */
@@ -77,7 +79,7 @@ export class UrlService {
     const params = this.matchRest(url, `${collection}/:id`);
     const id = params === undefined ? NaN : Number(params.id);
     if (!Number.isSafeInteger(id) || id <= 0) {
-      throw new BadRequest(`${describe(url)} is not ${what} URL`);
+      throw new InvalidInput(`${describe(url)} is not ${what} URL`);
     }
     return id;
   }

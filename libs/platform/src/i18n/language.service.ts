@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RequestContext } from '../context/request-context';
 import { negotiateLanguage } from '../http/accept-language';
-import { BadRequest } from '../http/domain-errors';
+import { InvalidInput } from '../http/domain-errors';
 
 /** Which configured language (DAM_LANGUAGES) the current request reads and writes. */
 @Injectable()
@@ -25,7 +25,7 @@ export class LanguageService {
     const language = negotiateLanguage([requested], this.config.languages);
     const matches = language === requested || language === requested.split('-')[0];
     if (!matches) {
-      throw new BadRequest(
+      throw new InvalidInput(
         `Content-Language ${requested.slice(0, 20)} is not one of the configured languages (${this.config.languages.join(', ')})`,
       );
     }

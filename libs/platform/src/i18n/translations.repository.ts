@@ -12,7 +12,9 @@ export type FieldTexts = Map<string, string>;
  */
 @Injectable()
 export class TranslationsRepository {
-  constructor(@InjectRepository(TranslationEntity) private readonly translations: Repository<TranslationEntity>) {}
+  constructor(
+    @InjectRepository(TranslationEntity) private readonly translations: Repository<TranslationEntity>,
+  ) {}
 
   /** Texts of many entities in one language, in one query. */
   async load(entityType: string, entityIds: number[], language: string): Promise<Map<number, FieldTexts>> {
@@ -54,7 +56,11 @@ export class TranslationsRepository {
   }
 
   /** Removes every translation of an entity (when the entity is deleted). */
-  async deleteAll(entityType: string, entityId: number, manager: EntityManager = this.translations.manager): Promise<void> {
+  async deleteAll(
+    entityType: string,
+    entityId: number,
+    manager: EntityManager = this.translations.manager,
+  ): Promise<void> {
     await manager.getRepository(TranslationEntity).delete({ entityType, entityId });
   }
 }

@@ -2,8 +2,7 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-// Imported from its file, not from '@dam/access', whose index depends on this library.
-import { Public } from '../../../access/src/auth/public.decorator';
+import { Public } from '../http/public.decorator';
 import { FilesService } from './files.service';
 
 /**

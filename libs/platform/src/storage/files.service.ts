@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { Forbidden, NotFound } from '../http/domain-errors';
+import { NotPermitted, UnknownResource } from '../http/domain-errors';
 import { etagMatches, parseRange } from './byte-range';
 import { contentDisposition } from './content-disposition';
 import { FsObjectStorage } from './fs.storage';
@@ -47,14 +47,15 @@ export class FilesService {
 
   async serve(request: FileRequest): Promise<FileReply> {
     const url = new URL(request.url, 'http://service.invalid');
-    if (!(this.storage instanceof FsObjectStorage)) throw new NotFound(`no resource at GET ${url.pathname}`);
+    if (!(this.storage instanceof FsObjectStorage))
+      throw new UnknownResource(`no resource at GET ${url.pathname}`);
     const check = this.signer.verify(request.url, 'GET');
-    if (check === 'invalid') throw new Forbidden('the signed URL is invalid');
-    if (check === 'expired') throw new Forbidden('the signed URL has expired');
+    if (check === 'invalid') throw new NotPermitted('the signed URL is invalid');
+    if (check === 'expired') throw new NotPermitted('the signed URL has expired');
 
     const key = keyOf(url.pathname);
     const stat = key === undefined ? undefined : await this.storage.stat(key);
-    if (key === undefined || stat === undefined) throw new NotFound('the file does not exist');
+    if (key === undefined || stat === undefined) throw new UnknownResource('the file does not exist');
 
     const headers = this.headersFor(url, stat);
     if (etagMatches(request.ifNoneMatch, headers.ETag)) {
@@ -98,7 +99,7 @@ export class FilesService {
     try {
       return await this.storage.get(key, range);
     } catch (error) {
-      if (error instanceof ObjectNotFound) throw new NotFound('the file does not exist');
+      if (error instanceof ObjectNotFound) throw new UnknownResource('the file does not exist');
       throw error;
     }
   }

@@ -5,7 +5,7 @@ import { IsDefined, IsInt, IsString, Max, MaxLength, Min } from 'class-validator
 export const MAX_EXPIRY_SECONDS = 7 * 24 * 3600;
 
 export class SignUrlRequest {
-  @ApiProperty({ description: 'absolute URL of a resource below this service\'s REST root' })
+  @ApiProperty({ description: "absolute URL of a resource below this service's REST root" })
   @IsDefined({ message: 'url is required' })
   @IsString({ message: 'url must be a string' })
   @MaxLength(2048, { message: 'url must be at most 2048 characters' })
@@ -15,6 +15,8 @@ export class SignUrlRequest {
   @IsDefined({ message: 'expirySeconds is required' })
   @IsInt({ message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
   @Min(1, { message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
-  @Max(MAX_EXPIRY_SECONDS, { message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
+  @Max(MAX_EXPIRY_SECONDS, {
+    message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}`,
+  })
   expirySeconds: number;
 }

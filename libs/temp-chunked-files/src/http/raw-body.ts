@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { UnsupportedMediaType } from '@dam/platform';
+import { UnsupportedContent } from '@dam/platform';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,7 +14,7 @@ const logger = new Logger('StreamedResponse');
 export function rawBodyOrThrow(request: Request): Readable {
   // The body parsers read the whole stream of the types they parse; nothing else reads it before us.
   if (request.readableEnded) {
-    throw new UnsupportedMediaType(
+    throw new UnsupportedContent(
       `a chunk is raw bytes: send it as application/octet-stream, not ${request.headers['content-type'] ?? 'a parsed type'}`,
     );
   }

@@ -35,8 +35,18 @@ export class Foundation1732258800000 implements MigrationInterface {
         columns: [column.int('user_id', { isPrimary: true }), column.int('group_id', { isPrimary: true })],
         indices: [{ columnNames: ['group_id'] }],
         foreignKeys: [
-          { columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-          { columnNames: ['group_id'], referencedTableName: 'groups', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            columnNames: ['group_id'],
+            referencedTableName: 'groups',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );
@@ -52,7 +62,12 @@ export class Foundation1732258800000 implements MigrationInterface {
           column.createdAt(),
         ],
         foreignKeys: [
-          { columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );
@@ -78,7 +93,12 @@ export class Foundation1732258800000 implements MigrationInterface {
             referencedColumnNames: ['id'],
             onDelete: 'CASCADE',
           },
-          { columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );
@@ -101,7 +121,15 @@ export class Foundation1732258800000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['job_leases', 'settings', 'oauth_tokens', 'oauth_clients', 'user_groups', 'groups', 'users']) {
+    for (const table of [
+      'job_leases',
+      'settings',
+      'oauth_tokens',
+      'oauth_clients',
+      'user_groups',
+      'groups',
+      'users',
+    ]) {
       await queryRunner.dropTable(table);
     }
   }

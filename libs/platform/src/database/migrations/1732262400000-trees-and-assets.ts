@@ -31,7 +31,9 @@ export class TreesAndAssets1732262400000 implements MigrationInterface {
           column.updatedAt(),
         ],
         indices: [{ columnNames: ['parent_id'] }],
-        foreignKeys: [{ columnNames: ['parent_id'], referencedTableName: 'access_levels', referencedColumnNames: ['id'] }],
+        foreignKeys: [
+          { columnNames: ['parent_id'], referencedTableName: 'access_levels', referencedColumnNames: ['id'] },
+        ],
       }),
     );
     await queryRunner.createTable(
@@ -44,7 +46,12 @@ export class TreesAndAssets1732262400000 implements MigrationInterface {
         ],
         indices: [{ columnNames: ['access_level_id'] }],
         foreignKeys: [
-          { columnNames: ['group_id'], referencedTableName: 'groups', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['group_id'],
+            referencedTableName: 'groups',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
           {
             columnNames: ['access_level_id'],
             referencedTableName: 'access_levels',
@@ -66,7 +73,9 @@ export class TreesAndAssets1732262400000 implements MigrationInterface {
           column.updatedAt(),
         ],
         indices: [{ columnNames: ['parent_id'] }],
-        foreignKeys: [{ columnNames: ['parent_id'], referencedTableName: 'categories', referencedColumnNames: ['id'] }],
+        foreignKeys: [
+          { columnNames: ['parent_id'], referencedTableName: 'categories', referencedColumnNames: ['id'] },
+        ],
       }),
     );
     await queryRunner.createTable(
@@ -109,21 +118,41 @@ export class TreesAndAssets1732262400000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'asset_access_levels',
-        columns: [column.int('asset_id', { isPrimary: true }), column.int('access_level_id', { isPrimary: true })],
+        columns: [
+          column.int('asset_id', { isPrimary: true }),
+          column.int('access_level_id', { isPrimary: true }),
+        ],
         indices: [{ columnNames: ['access_level_id', 'asset_id'] }],
         foreignKeys: [
-          { columnNames: ['asset_id'], referencedTableName: 'assets', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-          { columnNames: ['access_level_id'], referencedTableName: 'access_levels', referencedColumnNames: ['id'] },
+          {
+            columnNames: ['asset_id'],
+            referencedTableName: 'assets',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            columnNames: ['access_level_id'],
+            referencedTableName: 'access_levels',
+            referencedColumnNames: ['id'],
+          },
         ],
       }),
     );
     await queryRunner.createTable(
       new Table({
         name: 'asset_categories',
-        columns: [column.int('asset_id', { isPrimary: true }), column.int('category_id', { isPrimary: true })],
+        columns: [
+          column.int('asset_id', { isPrimary: true }),
+          column.int('category_id', { isPrimary: true }),
+        ],
         indices: [{ columnNames: ['category_id', 'asset_id'] }],
         foreignKeys: [
-          { columnNames: ['asset_id'], referencedTableName: 'assets', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            columnNames: ['asset_id'],
+            referencedTableName: 'assets',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
           { columnNames: ['category_id'], referencedTableName: 'categories', referencedColumnNames: ['id'] },
         ],
       }),

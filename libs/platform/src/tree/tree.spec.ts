@@ -1,4 +1,4 @@
-import { deepestFirst, findCycle, subtreeIds, visibleForest } from './access-level-tree';
+import { deepestFirst, findCycle, subtreeIds, visibleForest } from './tree';
 
 // 1 ─┬─ 2 ─── 4 ─── 6
 //    └─ 3 ─── 5
@@ -15,7 +15,7 @@ const levels = [
 const all = new Set(levels.map((level) => level.id));
 type Shape = { id: number; children: Shape[] };
 const shape = (forest: ReturnType<typeof visibleForest>): Shape[] =>
-  forest.map((branch) => ({ id: branch.level.id, children: shape(branch.children) }));
+  forest.map((branch) => ({ id: branch.item.id, children: shape(branch.children) }));
 
 describe('access level tree', () => {
   it('builds the whole forest in id order', () => {

@@ -1,6 +1,6 @@
-import { buildTree, idsOf, wouldCreateCycle } from './category-tree';
+import { buildForest as buildTree, idsOf, wouldCreateCycle } from './tree';
 
-describe('category tree', () => {
+describe('tree: forests, ids and cycles', () => {
   // 1 -> (2 -> 4, 3); 5 alone
   const rows = [
     { id: 4, parentId: 2 },

@@ -1,4 +1,4 @@
-import { BadRequest } from '@dam/platform';
+import { InvalidInput } from './domain-errors';
 
 const MAX_PARAMETERS = 200;
 
@@ -10,7 +10,7 @@ const MAX_PARAMETERS = 200;
 export class QueryParams {
   private constructor(private readonly pairs: ReadonlyArray<readonly [string, string]>) {
     if (pairs.length > MAX_PARAMETERS)
-      throw new BadRequest(`at most ${MAX_PARAMETERS} query parameters are accepted`);
+      throw new InvalidInput(`at most ${MAX_PARAMETERS} query parameters are accepted`);
   }
 
   /** `search` is the part after `?` (with or without it). */
@@ -33,7 +33,7 @@ export class QueryParams {
     for (const [name, value] of Object.entries(object)) {
       for (const item of Array.isArray(value) ? value : [value]) {
         if (typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean') {
-          throw new BadRequest(`${what} ${name} must be a string, number, boolean or an array of those`);
+          throw new InvalidInput(`${what} ${name} must be a string, number, boolean or an array of those`);
         }
         pairs.push([name, String(item)]);
       }
