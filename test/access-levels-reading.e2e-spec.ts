@@ -142,11 +142,11 @@ describe('access levels: reading', () => {
       await api.createLevel('Twig', { parent: parent.url });
       const always = await api.createLevel('Always', { isAlwaysAssignable: true });
       await api.createLevel('Sub', { parent: always.url });
-      await expect(service.assertAssignableOrThrow([leaf.id, always.id])).resolves.toBeUndefined();
-      await expect(service.assertAssignableOrThrow([leaf.id, parent.id])).rejects.toThrow(
+      await expect(service.requireAssignable([leaf.id, always.id])).resolves.toBeUndefined();
+      await expect(service.requireAssignable([leaf.id, parent.id])).rejects.toThrow(
         `access level ${parent.id} has sub-access levels and is not always assignable`,
       );
-      await expect(service.assertAssignableOrThrow([99999])).rejects.toThrow(
+      await expect(service.requireAssignable([99999])).rejects.toThrow(
         'access level 99999 does not exist',
       );
     });

@@ -1,6 +1,6 @@
 import { AppConfig, dataSourceOptions, runMigrations } from '@dam/platform';
 import { DataSource } from 'typeorm';
-import { MIGRATIONS } from '../libs/platform/src/database/migrations';
+import { MIGRATIONS } from '@dam/platform';
 import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
 

@@ -1,4 +1,4 @@
-import { OAuthClientsService, UsersRepository } from '@dam/access';
+import { ApplicationUserBootstrap, OAuthClientsService } from '@dam/access';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TestApp, TestUser } from './helpers/test-app';
@@ -97,7 +97,7 @@ describe('OAuth token endpoint', () => {
     });
 
     it('form-decodes HTTP Basic credentials (RFC 6749 2.3.1)', async () => {
-      const application = await t.app.get(UsersRepository).findApplicationUser();
+      const application = await t.app.get(ApplicationUserBootstrap).ensureApplicationUser();
       await t.app
         .get(OAuthClientsService)
         .create(application!.id, 'odd', { clientId: 'odd client', clientSecret: 'se:cr+et%/é' });
@@ -263,7 +263,7 @@ describe('OAuth token endpoint', () => {
 
     it('refuses a refresh token presented by another client', async () => {
       const tokens = await passwordGrant();
-      const application = await t.app.get(UsersRepository).findApplicationUser();
+      const application = await t.app.get(ApplicationUserBootstrap).ensureApplicationUser();
       const { client, secret } = await t.app.get(OAuthClientsService).create(application!.id, 'other');
       const response = await postForm(t, '/oauth/token', {
         grant_type: 'refresh_token',
@@ -332,7 +332,7 @@ describe('OAuth token endpoint', () => {
 
     it('another client cannot revoke the token', async () => {
       const tokens = await passwordGrant();
-      const application = await t.app.get(UsersRepository).findApplicationUser();
+      const application = await t.app.get(ApplicationUserBootstrap).ensureApplicationUser();
       const { client, secret } = await t.app.get(OAuthClientsService).create(application!.id, 'revoker');
       await postForm(t, '/oauth/revoke', {
         token: tokens.access_token,

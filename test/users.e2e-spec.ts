@@ -1,4 +1,3 @@
-import { GroupEntity } from '@dam/access';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TestApp, TestUser } from './helpers/test-app';
@@ -35,7 +34,7 @@ describe('users', () => {
   async function createGroup(name: string): Promise<number> {
     const group = await t.app
       .get(DataSource)
-      .getRepository(GroupEntity)
+      .getRepository<{ id: number; name: string; createdAt: Date }>('groups')
       .save({ name, createdAt: new Date() });
     return group.id;
   }

@@ -1,4 +1,3 @@
-import { GroupEntity } from '@dam/access';
 import { DataSource } from 'typeorm';
 import { bearerRequests } from './bearer-requests';
 import { TestApp } from './test-app';
@@ -37,7 +36,7 @@ export class Grants {
   async give(userId: number, levelIds: number[], permissions: string[]): Promise<void> {
     this.groupCounter += 1;
     const group = await this.dataSource
-      .getRepository(GroupEntity)
+      .getRepository<{ id: number; name: string; createdAt: Date }>('groups')
       .save({ name: `grants-${userId}-${this.groupCounter}`, createdAt: new Date() });
     for (const levelId of levelIds) {
       for (const permission of permissions) {

@@ -1,15 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AccessModule } from '@dam/access';
+import { IdentityModule } from '@dam/access';
 import { AppConfig, PlatformModule } from '@dam/platform';
 import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 
-/** What the admin commands need: configuration, the database (migrated at boot), users/OAuth and temp files. */
+/**
+ * What the admin commands need: configuration, the database (migrated at boot), users/OAuth and temp
+ * files. Identity only, not the whole access area: permissions need the access level tree, which would
+ * pull in every area that binds a port.
+ */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot(config), AccessModule, TempChunkedFilesModule],
+      imports: [PlatformModule.forRoot(config), IdentityModule, TempChunkedFilesModule],
     };
   }
 }

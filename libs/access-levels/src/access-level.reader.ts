@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ActorUser, isPrivileged, PermissionsService } from '@dam/access';
 import { idsOf, LanguageService, TreeNode, visibleForest } from '@dam/platform';
 import { AccessLevelsRepository } from './access-levels.repository';
+import { LevelAssetCounts } from './ports/level-asset-counts.port';
 import { AccessLevelEntity } from './entities/access-level.entity';
 
 /** A level as one reader sees it: texts in their language, the visible levels below, and the count. */
@@ -37,6 +38,7 @@ export class AccessLevelReader {
     private readonly levels: AccessLevelsRepository,
     private readonly permissions: PermissionsService,
     private readonly languages: LanguageService,
+    private readonly assetCounts: LevelAssetCounts,
   ) {}
 
   async visibleIds(actor: ActorUser): Promise<number[]> {
@@ -56,8 +58,8 @@ export class AccessLevelReader {
       options.counts === 'none'
         ? undefined
         : options.counts === 'visible'
-          ? this.levels.countVisibleAssets(actor, grants, ids)
-          : this.levels.countAssets(ids.length === levels.length ? undefined : ids),
+          ? this.assetCounts.countPerLevel(ids, { actor, grants })
+          : this.assetCounts.countPerLevel(ids.length === levels.length ? undefined : ids),
     ]);
     const view = (branch: TreeNode<AccessLevelEntity>): AccessLevelView => {
       const translated = texts?.get(branch.item.id);

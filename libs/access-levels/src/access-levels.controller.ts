@@ -9,12 +9,13 @@ import {
   Post,
   Put,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, Paging, UrlService, urlList } from '@dam/platform';
-import type { Response } from 'express';
+import { IdPipe, Paging, QueryParams, UrlService, urlList } from '@dam/platform';
+import type { Request, Response } from 'express';
 import { AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';
 import { AccessLevelBulkWriteDto, AccessLevelWriteDto } from './dto/access-level-write.dto';
@@ -72,8 +73,8 @@ export class AccessLevelsController {
   /** Not detailed by the spec: deletes the levels named by `?id=` (repeated or comma-separated). */
   @Delete()
   @HttpCode(204)
-  async deleteMany(@Actor() actor: ActorUser, @Query() query: Record<string, unknown>): Promise<void> {
-    await this.levels.delete(actor, idsFromQuery(query, 'id'));
+  async deleteMany(@Actor() actor: ActorUser, @Req() request: Request): Promise<void> {
+    await this.levels.delete(actor, idsFromQuery(QueryParams.fromUrl(request.originalUrl), 'id'));
   }
 
   @Get(':id')

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AccessGrants, ActorUser, countAssetsPer, countVisibleAssetsPerLevel } from '@dam/access';
-import { FieldTexts, refuseForeignKeyViolations, TranslationsRepository } from '@dam/platform';
+import { FieldTexts, refuseForeignKeyViolations, TranslationsService } from '@dam/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { TreeLink as LevelLink } from '@dam/platform';
 import { AccessLevelEntity } from './entities/access-level.entity';
@@ -37,7 +36,7 @@ export interface LevelImage {
 export class AccessLevelsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly translations: TranslationsRepository,
+    private readonly translations: TranslationsService,
   ) {}
 
   /** Every level: the tree is small (thousands at most) and every read needs the permission structure. */
@@ -57,33 +56,6 @@ export class AccessLevelsRepository {
   /** Stored texts of the levels in one non-default language, by level id. */
   textsIn(language: string, ids: number[]): Promise<Map<number, FieldTexts>> {
     return this.translations.load(ACCESS_LEVEL_TRANSLATIONS, ids, language);
-  }
-
-  /** Assets directly in each level (all of them; only `levelIds` when given), in one aggregate query. */
-  countAssets(levelIds?: number[]): Promise<Map<number, number>> {
-    const link = { table: 'asset_access_levels', column: 'access_level_id' };
-    return countAssetsPer(this.dataSource.manager, link, undefined, levelIds);
-  }
-
-  /** Assets directly in each of the levels that the actor may see (DESIGN §5), in one aggregate query. */
-  countVisibleAssets(
-    actor: ActorUser,
-    grants: AccessGrants,
-    levelIds: number[],
-  ): Promise<Map<number, number>> {
-    return countVisibleAssetsPerLevel(this.dataSource.manager, actor, grants, levelIds);
-  }
-
-  /** The ids among `ids` of levels that hold at least one asset. */
-  async withAssets(ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows: Array<{ levelId: number | string }> = await this.dataSource
-      .createQueryBuilder()
-      .select('DISTINCT aal.access_level_id', 'levelId')
-      .from('asset_access_levels', 'aal')
-      .where('aal.access_level_id IN (:...ids)', { ids })
-      .getRawMany();
-    return new Set(rows.map((row) => Number(row.levelId)));
   }
 
   /** Inserts a level and, when written in another language, that language's texts too. */
@@ -115,15 +87,15 @@ export class AccessLevelsRepository {
   }
 
   /**
-   * Deletes levels (children before parents) with their texts and group permissions. A child or asset
-   * added meanwhile makes the database refuse: a 400.
+   * Deletes levels (children before parents) with their texts; the groups' permissions on them go with
+   * them (group_permissions.access_level_id cascades). A child or asset added meanwhile makes the
+   * database refuse: a 400.
    */
   async delete(idsInOrder: number[]): Promise<void> {
     await refuseForeignKeyViolations(TREE_CHANGED, () =>
       this.dataSource.transaction(async (manager) => {
         for (const id of idsInOrder) {
           await this.translations.deleteAll(ACCESS_LEVEL_TRANSLATIONS, id, manager);
-          await manager.query('DELETE FROM group_permissions WHERE access_level_id = ?', [id]);
           await manager.getRepository(AccessLevelEntity).delete({ id });
         }
       }),

@@ -6,6 +6,8 @@ import { InvalidInput, LanguageService, UnknownResource, Paging, UrlService } fr
 
 import { planChange } from './access-level-changes';
 
+import { AccessLevelNotAssignable, isAssignable } from './access-level-rules';
+
 import { AccessLevelReader, AccessLevelView, CountScope } from './access-level.reader';
 
 import { deepestFirst, findCycle, TreeLink as LevelLink } from '@dam/platform';
@@ -17,6 +19,8 @@ import { AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { AccessLevelEntity } from './entities/access-level.entity';
 
 import { AccessLevelImagesService } from './images/access-level-images.service';
+
+import { LevelAssetCounts } from './ports/level-asset-counts.port';
 
 /** One level to update and how the client named it (by id in the path, or by URL in a bulk PUT). */
 export interface LevelWrite {
@@ -37,6 +41,7 @@ export class AccessLevelsService {
     private readonly languages: LanguageService,
     private readonly urls: UrlService,
     private readonly images: AccessLevelImagesService,
+    private readonly assetCounts: LevelAssetCounts,
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -120,7 +125,7 @@ export class AccessLevelsService {
         throw new InvalidInput(`access level ${level.id} has sub-access levels; delete or move them first`);
       }
     }
-    const [holding] = [...(await this.levels.withAssets([...doomed]))];
+    const [holding] = [...(await this.assetCounts.levelsWithAssets([...doomed]))];
     if (holding !== undefined)
       throw new InvalidInput(`access level ${holding} contains assets and cannot be deleted`);
     await this.levels.delete(deepestFirst(chosen, all).map((level) => level.id));
@@ -128,22 +133,26 @@ export class AccessLevelsService {
   }
 
   /**
-   * The rule for giving levels to an asset (DESIGN §6): every id must name a level, and a level with
-   * sub-access levels is assignable only when `isAlwaysAssignable`. Otherwise a 400 naming the level.
+   * The rule for giving levels to an asset (DESIGN §6, `isAssignable`): every id must name a level, and
+   * a level with sub-access levels is assignable only when `isAlwaysAssignable`. Otherwise a 400 naming
+   * the level.
    */
-  async assertAssignableOrThrow(ids: number[]): Promise<void> {
-    const unique = [...new Set(ids)];
-    const found = new Map((await this.levels.findByIds(unique)).map((level) => [level.id, level]));
-    const missing = unique.find((id) => !found.has(id));
-    if (missing !== undefined) throw new InvalidInput(`access level ${missing} does not exist`);
+  async requireAssignable(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
     const all = await this.levels.findAll();
-    for (const level of found.values()) {
-      if (!level.isAlwaysAssignable && all.some((other) => other.parentId === level.id)) {
-        throw new InvalidInput(
-          `access level ${level.id} has sub-access levels and is not always assignable, so assets cannot be put in it`,
-        );
-      }
+    const byId = new Map(all.map((level) => [level.id, level]));
+    const parents = new Set(all.map((level) => level.parentId));
+    for (const id of ids) {
+      const level = byId.get(id);
+      if (level === undefined) throw new InvalidInput(`access level ${id} does not exist`);
+      if (!isAssignable({ hasChildren: parents.has(id), isAlwaysAssignable: level.isAlwaysAssignable }))
+        throw new AccessLevelNotAssignable(id);
     }
+  }
+
+  /** The parent link of every level (for tree rules in other areas). */
+  async links(): Promise<LevelLink[]> {
+    return (await this.levels.findAll()).map(({ id, parentId }) => ({ id, parentId }));
   }
 
   private checkTreeOrThrow(

@@ -1,4 +1,6 @@
 export * from './access-levels.module';
+export * from './access-level-ports.module';
 export * from './access-levels.service';
 export * from './access-level.mapper';
-export * from './entities/access-level.entity';
+export * from './access-level-rules';
+export * from './ports/level-asset-counts.port';

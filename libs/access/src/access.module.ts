@@ -2,73 +2,33 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RootLinks } from '@dam/platform';
-import { ActorService } from './auth/actor.service';
 import { AuthGuard } from './auth/auth.guard';
 import { GroupPermissionEntity } from './groups/entities/group-permission.entity';
 import { GroupMapper } from './groups/group.mapper';
 import { GroupsController } from './groups/groups.controller';
 import { GroupsRepository } from './groups/groups.repository';
 import { GroupsService } from './groups/groups.service';
-import { ApplicationUserBootstrap } from './oauth/application-user.bootstrap';
-import { OAuthClientEntity } from './oauth/entities/oauth-client.entity';
-import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
-import { OAuthClientsService } from './oauth/oauth-clients.service';
-import { OAuthService } from './oauth/oauth.service';
-import { TokenCleanupJob } from './oauth/token-cleanup.job';
-import { TokensService } from './oauth/tokens.service';
-import { PermissionsRepository } from './permissions/permissions.repository';
-import { PermissionsService } from './permissions/permissions.service';
-import { GroupEntity } from './users/entities/group.entity';
-import { UserEntity } from './users/entities/user.entity';
-import { PasswordHasher } from './users/password-hasher';
+import { IdentityModule } from './identity.module';
+import { PermissionsModule } from './permissions/permissions.module';
 import { UserSearchController } from './users/user-search.controller';
 import { UserMapper } from './users/user.mapper';
 import { UsersController } from './users/users.controller';
-import { UsersRepository } from './users/users.repository';
-import { UsersService } from './users/users.service';
 
-/** Users, OAuth clients and tokens, the authentication guard and actor resolution. */
+/**
+ * The access area for the API: identity (users, OAuth, actors), permissions, groups, the users and groups
+ * routes and the authentication guard. Other areas import this for PermissionsService and ActorService.
+ */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([
-      UserEntity,
-      GroupEntity,
-      GroupPermissionEntity,
-      OAuthClientEntity,
-      OAuthTokenEntity,
-    ]),
-  ],
+  imports: [TypeOrmModule.forFeature([GroupPermissionEntity]), IdentityModule, PermissionsModule],
   controllers: [UsersController, UserSearchController, GroupsController],
   providers: [
-    PasswordHasher,
-    UsersRepository,
-    UsersService,
     UserMapper,
-    ActorService,
-    OAuthClientsService,
-    TokensService,
-    TokenCleanupJob,
-    OAuthService,
-    ApplicationUserBootstrap,
-    PermissionsRepository,
-    PermissionsService,
     GroupsRepository,
     GroupsService,
     GroupMapper,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [
-    UsersService,
-    UsersRepository,
-    UserMapper,
-    ActorService,
-    OAuthService,
-    OAuthClientsService,
-    TokensService,
-    ApplicationUserBootstrap,
-    PasswordHasher,
-    PermissionsService,
-  ],
+  exports: [IdentityModule, PermissionsModule, UserMapper],
 })
 export class AccessModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

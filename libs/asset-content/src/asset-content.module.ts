@@ -4,7 +4,6 @@ import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
-import { CheckoutModule } from '@dam/checkout';
 import { AssetContentController } from './asset-content.controller';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';
@@ -23,7 +22,6 @@ import { RenditionsService } from './renditions.service';
     AccessModule,
     AssetsModule,
     AttributesModule,
-    CheckoutModule,
     TempChunkedFilesModule,
     TypeOrmModule.forFeature([AssetFileEntity, AssetRenditionEntity]),
   ],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AssetAttributeValueEntity, AssetEntity, reindexAssetAttributes } from '@dam/assets';
+import { AssetContentWrites } from '@dam/assets';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
@@ -35,11 +35,15 @@ export interface Switched {
 
 /**
  * The files and renditions of assets. Every switch of the current file happens in one transaction that
- * first writes the asset row (locking it, so concurrent uploads to one asset queue up).
+ * first writes the asset row through AssetContentWrites (locking it, so concurrent uploads to one asset
+ * queue up); the asset facts a file implies (type, values, content pending) commit with it.
  */
 @Injectable()
 export class AssetFilesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly assets: AssetContentWrites,
+  ) {}
 
   async current(assetId: number): Promise<AssetFileEntity | null> {
     return this.files().findOneBy({ assetId, isCurrent: true });
@@ -85,6 +89,7 @@ export class AssetFilesRepository {
           createdAt: new Date(),
         }),
       );
+      await this.assets.setContentPending(manager, assetId, true);
       return { fileId: saved.id, obsoleteKeys: earlier.map((row) => row.storageKey) };
     });
   }
@@ -105,6 +110,7 @@ export class AssetFilesRepository {
   ): Promise<Switched> {
     await manager.getRepository(AssetFileEntity).delete({ id: pending.id });
     await this.lockAsset(manager, pending.assetId, facts.assetType);
+    await this.assets.setContentPending(manager, pending.assetId, false);
     const file = {
       storageKey: pending.storageKey,
       originalFilename: pending.originalFilename,
@@ -180,24 +186,8 @@ export class AssetFilesRepository {
     const renditions = manager.getRepository(AssetRenditionEntity);
     obsoleteKeys.push(...(await renditions.findBy({ assetId })).map((rendition) => rendition.storageKey));
     await renditions.delete({ assetId });
-    await this.writeValues(manager, assetId, facts.values);
+    await this.assets.applyEmbeddedValues(manager, assetId, facts.values);
     return { fileId: saved.id, obsoleteKeys };
-  }
-
-  private async writeValues(manager: EntityManager, assetId: number, values: FileValue[]): Promise<void> {
-    const repository = manager.getRepository(AssetAttributeValueEntity);
-    for (const { attributeId, value } of values) {
-      await repository.upsert({ assetId, attributeId, language: '', value }, [
-        'assetId',
-        'attributeId',
-        'language',
-      ]);
-    }
-    await reindexAssetAttributes(
-      manager,
-      assetId,
-      values.map((value) => value.attributeId),
-    );
   }
 
   /**
@@ -206,11 +196,8 @@ export class AssetFilesRepository {
    * transaction sees, and one taken before the lock would hide the files of the upload it queued behind.
    */
   private async lockAsset(manager: EntityManager, assetId: number, type?: string): Promise<boolean> {
-    const assets = manager.getRepository(AssetEntity);
-    if (type === undefined)
-      await manager.query('UPDATE assets SET updated_at = updated_at WHERE id = ?', [assetId]);
-    else await assets.update({ id: assetId }, { type, updatedAt: new Date() });
-    return assets.existsBy({ id: assetId });
+    if (type === undefined) return this.assets.lock(manager, assetId);
+    return this.assets.setContentType(manager, assetId, type);
   }
 
   private files() {

@@ -3,18 +3,20 @@ import { AccessGrants, ActorUser } from '@dam/access';
 import {
   AfterApproval,
   AssetApprovalSteps,
+  AssetEditLocks,
+  AssetNotFound,
   AssetReader,
   editOutcome,
+  isLive,
   PlacedAsset,
   uploadOutcome,
 } from '@dam/assets';
 import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
-import { CheckoutService } from '@dam/checkout';
 import {
   InvalidInput,
   NotPermitted,
+  parseBoolean,
   LanguageService,
-  UnknownResource,
   ObjectStorage,
   safeFilename,
   sizeLimited,
@@ -58,7 +60,7 @@ export class AssetUploadsService implements OnModuleInit {
   constructor(
     private readonly files: AssetFilesRepository,
     private readonly reader: AssetReader,
-    private readonly checkouts: CheckoutService,
+    private readonly locks: AssetEditLocks,
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
     private readonly storage: ObjectStorage,
@@ -75,11 +77,11 @@ export class AssetUploadsService implements OnModuleInit {
 
   async upload(actor: ActorUser, id: number, upload: ContentUpload): Promise<void> {
     const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
-    const asNewVersion = booleanOrThrow(upload.asNewVersion, 'the Upload-As-New-Version header');
-    const extract = booleanOrThrow(upload.extractEmbeddedData, 'extractEmbeddedData');
+    const asNewVersion = parseBoolean(upload.asNewVersion, 'the Upload-As-New-Version header') ?? false;
+    const extract = parseBoolean(upload.extractEmbeddedData, 'extractEmbeddedData') ?? false;
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const mode = contentModeOrThrow(actor, grants, placed);
-    await this.checkouts.assertEditableBy(actor, id);
+    await this.locks.assertEditableBy(actor, id);
     const source = await this.sourceOf(actor, upload);
 
     const key = `assets/${id}/${randomUUID()}`;
@@ -96,13 +98,13 @@ export class AssetUploadsService implements OnModuleInit {
       };
       if (mode === 'approval') {
         const pending = await this.files.storePending(id, file, asNewVersion);
-        if (pending === undefined) throw gone(id);
+        if (pending === undefined) throw new AssetNotFound(id);
         await this.objects.discard(pending.obsoleteKeys);
         return;
       }
       const extra = extract ? await this.embedded.valuesOf(key, stored.size) : [];
       const switched = await this.files.switchTo(id, file, asNewVersion, await this.factsOf(file, extra));
-      if (switched === undefined) throw gone(id);
+      if (switched === undefined) throw new AssetNotFound(id);
       await this.objects.discard(switched.obsoleteKeys);
       this.renditions.generateLater(id, switched.fileId, file.contentType);
     } catch (error) {
@@ -186,23 +188,15 @@ function contentModeOrThrow(
   placed: PlacedAsset,
 ): 'direct' | 'approval' {
   const { asset, accessLevelIds } = placed;
-  const live = asset.submitted && !asset.uploadPending;
-  if (asset.addedByUserId === actor.id && !live && uploadOutcome(grants, accessLevelIds) !== 'refused') {
+  if (
+    asset.addedByUserId === actor.id &&
+    !isLive(asset) &&
+    uploadOutcome(grants, accessLevelIds) !== 'refused'
+  ) {
     return 'direct';
   }
   const outcome = editOutcome(grants, accessLevelIds);
   if (outcome === 'refused')
     throw new NotPermitted('you need edit permission on every access level of the asset');
   return outcome;
-}
-
-function booleanOrThrow(value: unknown, what: string): boolean {
-  if (value === undefined) return false;
-  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
-    return value.trim().toLowerCase() === 'true';
-  throw new InvalidInput(`${what} must be true or false`);
-}
-
-function gone(id: number): UnknownResource {
-  return new UnknownResource(`asset ${id} does not exist`);
 }

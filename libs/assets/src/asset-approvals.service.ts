@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AccessGrants, ActorUser, PermissionsService } from '@dam/access';
+import { ActorUser, PermissionsService } from '@dam/access';
 import { NotPermitted, Paging } from '@dam/platform';
 import { AssetReader } from './asset-reader.service';
 import { AssetWritesRepository } from './asset-writes.repository';
-import { AssetCondition } from './assets.repository';
+import { InternalFilter } from './queries/asset-filter.sql';
+import { AssetQueriesService } from './queries/asset-queries.service';
 
 export interface IdPage {
   ids: number[];
@@ -16,6 +17,7 @@ export class AssetApprovalsService {
   constructor(
     private readonly writes: AssetWritesRepository,
     private readonly reader: AssetReader,
+    private readonly queries: AssetQueriesService,
     private readonly permissions: PermissionsService,
   ) {}
 
@@ -28,34 +30,25 @@ export class AssetApprovalsService {
     await this.writes.approve(id);
   }
 
-  async pendingUploads(actor: ActorUser, paging?: Paging): Promise<IdPage> {
-    const condition = approvableCondition(await this.permissions.grantsFor(actor));
-    if (condition === null) return { ids: [], total: 0 };
-    return this.writes.pendingUploadIds(
-      condition,
-      paging && { offset: paging.offset, limit: paging.pageSize },
-    );
+  /** Submitted assets awaiting upload approval that the actor may approve. */
+  pendingUploads(actor: ActorUser, paging?: Paging): Promise<IdPage> {
+    return this.queue(actor, { awaitingUploadApproval: true }, paging);
   }
 
-  async pendingEdits(actor: ActorUser, paging?: Paging): Promise<IdPage> {
-    const condition = approvableCondition(await this.permissions.grantsFor(actor));
-    if (condition === null) return { ids: [], total: 0 };
-    return this.writes.pendingEditIds(condition, paging && { offset: paging.offset, limit: paging.pageSize });
+  /** Assets with attribute edits or content awaiting edit approval that the actor may approve. */
+  pendingEdits(actor: ActorUser, paging?: Paging): Promise<IdPage> {
+    return this.queue(actor, { pendingEdit: true }, paging);
   }
-}
 
-/**
- * Assets on the alias `a` the actor may approve (approve on every one of their levels): undefined for
- * everything, null for nothing.
- */
-function approvableCondition(grants: AccessGrants): AssetCondition | undefined | null {
-  if (grants.all) return undefined;
-  const levels = grants.levelsWith('approve');
-  if (levels.length === 0) return null;
-  return {
-    sql:
-      'NOT EXISTS (SELECT 1 FROM asset_access_levels ap WHERE ap.asset_id = a.id ' +
-      'AND ap.access_level_id NOT IN (:...approveLevels))',
-    params: { approveLevels: levels },
-  };
+  /** A queue holds what the actor may approve: approve on every level of the asset. */
+  private async queue(actor: ActorUser, filter: InternalFilter, paging?: Paging): Promise<IdPage> {
+    const grants = await this.permissions.grantsFor(actor);
+    if (!grants.all && grants.levelsWith('approve').length === 0) return { ids: [], total: 0 };
+    const approvable: InternalFilter = { ...filter, approvableBy: { actor, grants } };
+    if (paging === undefined) {
+      const ids = await this.queries.ids(approvable);
+      return { ids, total: ids.length };
+    }
+    return this.queries.page(approvable, { kind: 'id' }, false, paging.offset, paging.pageSize);
+  }
 }

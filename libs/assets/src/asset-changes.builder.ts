@@ -4,7 +4,7 @@ import { AttributeDefinition, AttributesCatalog, AttributeType } from '@dam/attr
 import { InvalidInput, LanguageService } from '@dam/platform';
 import { AssetChanges, sameIds, ValueChange } from './asset-changes';
 import { AssetReferences } from './asset-references.service';
-import { AssetState } from './assets.repository';
+import { StoredState } from './queries/asset-queries.repository';
 import { isTranslatable, parseIdList, parseValue } from './attribute-values';
 import { UpdateAssetRequest } from './dto/update-asset.request';
 
@@ -24,7 +24,7 @@ export class AssetChangesBuilder {
   async build(
     actor: ActorUser,
     grants: AccessGrants,
-    state: AssetState,
+    state: StoredState,
     request: UpdateAssetRequest,
     writeKey: string,
   ): Promise<AssetChanges> {
@@ -49,8 +49,7 @@ export class AssetChangesBuilder {
     }
     if (request.parents !== undefined) {
       const parentIds = await this.references.parentIdsOrThrow(
-        actor,
-        grants,
+        { actor, grants },
         state.asset.id,
         request.parents,
       );
@@ -60,7 +59,7 @@ export class AssetChangesBuilder {
   }
 
   private async valueChange(
-    state: AssetState,
+    state: StoredState,
     attribute: AttributeDefinition,
     raw: string,
     writeKey: string,

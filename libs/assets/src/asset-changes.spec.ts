@@ -1,6 +1,6 @@
 import { AccessGrants, Permission } from '@dam/access';
 import { isEmpty, mergeChanges, parseStoredChanges, sameIds } from './asset-changes';
-import { editOutcome, uploadOutcome } from './asset-permissions';
+import { editOutcome, uploadOutcome } from './rules/asset-permissions';
 
 describe('pending asset changes', () => {
   it('merges a later edit over an earlier one, field by field', () => {

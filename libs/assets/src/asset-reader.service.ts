@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AccessGrants, ActorUser, isAssetVisible, PermissionsService } from '@dam/access';
+import { AccessGrants, ActorUser, PermissionsService, UsersService } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
-import { LanguageService, UnknownResource } from '@dam/platform';
+import { LanguageService } from '@dam/platform';
+import { AssetNotFound } from './asset-errors';
 import { AssetMapper, AssetRepresentation } from './asset.mapper';
-import { AssetsRepository, PlacedAsset } from './assets.repository';
+import { AssetsRepository } from './assets.repository';
+import { PlacedAsset } from './ports/asset-state';
+import { assetVisibleTo } from './rules/asset-visibility';
 
 export interface VisibleAsset {
   placed: PlacedAsset;
@@ -19,6 +22,7 @@ export class AssetReader {
   constructor(
     private readonly assets: AssetsRepository,
     private readonly permissions: PermissionsService,
+    private readonly users: UsersService,
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
     private readonly mapper: AssetMapper,
@@ -29,29 +33,27 @@ export class AssetReader {
       this.assets.findPlaced(id),
       this.permissions.grantsFor(actor),
     ]);
-    if (
-      placed === null ||
-      !isAssetVisible(actor, grants, { ...placed.asset, accessLevelIds: placed.accessLevelIds })
-    ) {
-      throw new UnknownResource(`asset ${id} does not exist`);
-    }
+    if (placed === null || !assetVisibleTo({ actor, grants }, placed)) throw new AssetNotFound(id);
     return { placed, grants };
   }
 
   async representation(id: number): Promise<AssetRepresentation> {
     const placed = await this.assets.findPlaced(id);
-    if (placed === null) throw new UnknownResource(`asset ${id} does not exist`);
+    if (placed === null) throw new AssetNotFound(id);
     return this.represent(placed);
   }
 
   async represent(placed: PlacedAsset): Promise<AssetRepresentation> {
     const language = this.languages.readLanguage();
     const key = this.storageKey(language);
-    const [state, attributes] = await Promise.all([
+    const uploader = placed.asset.addedByUserId;
+    const [state, attributes, usernames] = await Promise.all([
       this.assets.loadState(placed, [...new Set(['', key])]),
       this.catalog.all(language),
+      uploader === null ? new Map<number, string>() : this.users.usernames([uploader]),
     ]);
-    return this.mapper.toRepresentation(state, attributes, key);
+    const addedByUsername = uploader === null ? null : (usernames.get(uploader) ?? null);
+    return this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, key);
   }
 
   /** Values in the default language are stored under '' so that they survive a change of default. */

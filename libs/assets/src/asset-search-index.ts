@@ -1,12 +1,26 @@
-import { AttributeType } from '@dam/attributes';
+import { AttributesCatalog, AttributeType } from '@dam/attributes';
 import { tokenRows } from '@dam/platform';
 import { EntityManager } from 'typeorm';
 
 const INSERT_BATCH = 500;
 
 /**
+ * The type of each attribute (the attributes area's catalog), for tokenising values: attributes it
+ * does not know (deleted meanwhile) lose their index rows and get none.
+ */
+export async function attributeTypes(
+  catalog: AttributesCatalog,
+  language: string,
+  attributeIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (attributeIds.length === 0) return new Map();
+  const definitions = await catalog.byIds([...attributeIds], language);
+  return new Map(definitions.map((definition) => [definition.id, definition.typeId]));
+}
+
+/**
  * Keeps the search index (`asset_search_tokens` and the typed sort copy `asset_sort_numbers`, read by
- * @dam/search) in step with an asset's attribute values. Called inside the transaction that wrote the
+ * AssetQueries) in step with an asset's attribute values. Called inside the transaction that wrote the
  * values, so a search never sees a value without its tokens or the other way round. Deleting an asset
  * drops its rows by foreign-key cascade.
  */
@@ -14,6 +28,7 @@ export async function reindexAssetAttributes(
   manager: EntityManager,
   assetId: number,
   attributeIds: readonly number[],
+  typeOf: ReadonlyMap<number, number>,
 ): Promise<void> {
   const ids = [...new Set(attributeIds)];
   if (ids.length === 0) return;
@@ -25,43 +40,39 @@ export async function reindexAssetAttributes(
       .where('asset_id = :assetId AND attribute_id IN (:...ids)', { assetId, ids })
       .execute();
   }
-  const values: Array<{
-    attributeId: number | string;
-    typeId: number | string;
-    language: string;
-    value: string;
-  }> = await manager
+  const indexed = ids.filter((id) => typeOf.has(id));
+  if (indexed.length === 0) return;
+  const rows: Array<{ attributeId: number | string; language: string; value: string }> = await manager
     .createQueryBuilder()
     .select('v.attribute_id', 'attributeId')
-    .addSelect('at.type_id', 'typeId')
     .addSelect('v.language', 'language')
     .addSelect('v.value', 'value')
     .from('asset_attribute_values', 'v')
-    .innerJoin('attributes', 'at', 'at.id = v.attribute_id')
-    .where('v.asset_id = :assetId AND v.attribute_id IN (:...ids)', { assetId, ids })
+    .where('v.asset_id = :assetId AND v.attribute_id IN (:...indexed)', { assetId, indexed })
     .getRawMany();
-  const rows = tokenRows(
+  const values = rows.map((row) => ({ ...row, typeId: typeOf.get(Number(row.attributeId)) ?? 0 }));
+  const tokens = tokenRows(
     values.map((row) => ({
       assetId,
       attributeId: Number(row.attributeId),
-      typeId: Number(row.typeId),
+      typeId: row.typeId,
       value: row.value,
     })),
   );
-  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+  for (let start = 0; start < tokens.length; start += INSERT_BATCH) {
     await manager
       .createQueryBuilder()
       .insert()
       .into('asset_search_tokens', ['token', 'asset_id', 'attribute_id'])
       .values(
-        rows
+        tokens
           .slice(start, start + INSERT_BATCH)
           .map(([token, asset, attributeId]) => ({ token, asset_id: asset, attribute_id: attributeId })),
       )
       .execute();
   }
   const numbers = values
-    .filter((row) => Number(row.typeId) === AttributeType.Numeric && row.language === '')
+    .filter((row) => row.typeId === AttributeType.Numeric && row.language === '')
     .map((row) => ({ asset_id: assetId, attribute_id: Number(row.attributeId), value: Number(row.value) }))
     .filter((row) => Number.isFinite(row.value));
   if (numbers.length > 0) {

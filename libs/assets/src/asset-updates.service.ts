@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
-import { CheckoutService } from '@dam/checkout';
 import { InvalidInput, NotPermitted, LanguageService } from '@dam/platform';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetChanges, isEmpty } from './asset-changes';
-import { editOutcome, Outcome, uploadOutcome } from './asset-permissions';
+import { editOutcome, Outcome, uploadOutcome } from './rules/asset-permissions';
 import { AssetReader } from './asset-reader.service';
 import { AssetFlags, AssetWritesRepository } from './asset-writes.repository';
 import { AssetRepresentation } from './asset.mapper';
-import { AssetsRepository, PlacedAsset } from './assets.repository';
+import { AssetsRepository } from './assets.repository';
+import { AssetEditLocks } from './ports/asset-edit-locks.port';
+import { PlacedAsset } from './ports/asset-state';
+import { isLive } from './rules/asset-visibility';
 import { readUpdateAssetRequest } from './dto/update-asset.request';
 
 /**
@@ -23,14 +25,14 @@ export class AssetUpdatesService {
     private readonly reader: AssetReader,
     private readonly builder: AssetChangesBuilder,
     private readonly languages: LanguageService,
-    private readonly checkouts: CheckoutService,
+    private readonly locks: AssetEditLocks,
   ) {}
 
   async update(actor: ActorUser, id: number, body: unknown): Promise<AssetRepresentation> {
     const request = readUpdateAssetRequest(body);
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const { asset } = placed;
-    await this.checkouts.assertEditableBy(actor, id);
+    await this.locks.assertEditableBy(actor, id);
     if (request.submitted === false && asset.submitted) {
       throw new InvalidInput('an asset that has been submitted cannot be unsubmitted');
     }
@@ -54,7 +56,10 @@ export class AssetUpdatesService {
       flags.submitted = true;
       flags.uploadPending = outcome === 'approval';
     }
-    const live = (flags.submitted ?? asset.submitted) && !(flags.uploadPending ?? asset.uploadPending);
+    const live = isLive({
+      submitted: flags.submitted ?? asset.submitted,
+      uploadPending: flags.uploadPending ?? asset.uploadPending,
+    });
     addedLevelsOrThrow(grants, placed.accessLevelIds, changes, editMode === 'approval' || !live);
 
     if (editMode === 'approval' && !isEmpty(changes)) {
@@ -83,8 +88,7 @@ function editModeOrThrow(
   submitting: boolean,
 ): Outcome {
   const { asset, accessLevelIds } = placed;
-  const live = asset.submitted && !asset.uploadPending;
-  if (submitting || (asset.addedByUserId === actor.id && !live)) {
+  if (submitting || (asset.addedByUserId === actor.id && !isLive(asset))) {
     if (uploadOutcome(grants, accessLevelIds) !== 'refused') return 'direct';
   }
   const outcome = editOutcome(grants, accessLevelIds);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { StateConflict, isForeignKeyViolation } from '@dam/platform';
+import { AttributesCatalog } from '@dam/attributes';
+import { LanguageService, StateConflict, isForeignKeyViolation } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
-import { reindexAssetAttributes } from './asset-search-index';
-import { AssetCondition } from './assets.repository';
+import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
 import {
   AssetAccessLevelEntity,
@@ -28,20 +28,23 @@ export interface AssetUpdate {
   flags: AssetFlags;
 }
 
-/** Multi-row writes of assets (updates, approval) and the approval queues. */
+/** Multi-row writes of assets: updates and approval. */
 @Injectable()
 export class AssetWritesRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly approvalSteps: AssetApprovalSteps,
+    private readonly catalog: AttributesCatalog,
+    private readonly languages: LanguageService,
   ) {}
 
   async update(assetId: number, update: AssetUpdate): Promise<void> {
+    const typeOf = await this.typesOf(update.apply);
     await this.inTransaction(async (manager) => {
       const modified = !isEmpty(update.apply) || Object.keys(update.flags).length > 0;
       // Writing the asset row first also locks it, so concurrent merges of pending edits queue up.
       await this.touch(manager, assetId, update.flags, modified);
-      await this.applyChanges(manager, assetId, update.apply);
+      await this.applyChanges(manager, assetId, update.apply, typeOf);
       if (update.pending !== undefined) await this.storePending(manager, assetId, update.pending);
     });
   }
@@ -56,46 +59,11 @@ export class AssetWritesRepository {
       const pending = await pendingEdits.findOneBy({ assetId });
       if (pending === null) return;
       const changes = parseStoredChanges(pending.changes);
-      await this.applyChanges(manager, assetId, changes);
+      await this.applyChanges(manager, assetId, changes, await this.typesOf(changes));
       await pendingEdits.delete({ assetId });
       if (!isEmpty(changes)) await this.touch(manager, assetId, {}, true);
     });
     for (const work of after) await work();
-  }
-
-  /** Ids of submitted assets awaiting upload approval that satisfy `condition`. */
-  pendingUploadIds(condition: AssetCondition | undefined, page?: { offset: number; limit: number }) {
-    return this.pendingIds('a.upload_pending = :pendingTrue AND a.submitted = :pendingTrue', condition, page);
-  }
-
-  /** Ids of assets with edits or a content file awaiting approval that satisfy `condition`. */
-  pendingEditIds(condition: AssetCondition | undefined, page?: { offset: number; limit: number }) {
-    return this.pendingIds(
-      '(EXISTS (SELECT 1 FROM asset_pending_edits pe WHERE pe.asset_id = a.id) OR ' +
-        'EXISTS (SELECT 1 FROM asset_files pf WHERE pf.asset_id = a.id AND pf.is_pending = :pendingTrue))',
-      condition,
-      page,
-    );
-  }
-
-  private async pendingIds(
-    where: string,
-    condition: AssetCondition | undefined,
-    page: { offset: number; limit: number } | undefined,
-  ): Promise<{ ids: number[]; total: number }> {
-    const query = this.dataSource
-      .createQueryBuilder()
-      .from('assets', 'a')
-      .where(where, { pendingTrue: true });
-    if (condition !== undefined) query.andWhere(condition.sql, condition.params);
-    const countRow: { total: number | string } | undefined = await query
-      .clone()
-      .select('COUNT(*)', 'total')
-      .getRawOne();
-    query.select('a.id', 'id').orderBy('a.id', 'ASC');
-    if (page !== undefined) query.offset(page.offset).limit(page.limit);
-    const rows: Array<{ id: number | string }> = await query.getRawMany();
-    return { ids: rows.map((row) => Number(row.id)), total: Number(countRow?.total ?? 0) };
   }
 
   private async touch(
@@ -113,7 +81,21 @@ export class AssetWritesRepository {
     await manager.getRepository(AssetEntity).update({ id: assetId }, set);
   }
 
-  private async applyChanges(manager: EntityManager, assetId: number, changes: AssetChanges): Promise<void> {
+  /** The attribute types the search index needs, asked of the attributes area. */
+  private typesOf(changes: AssetChanges): Promise<Map<number, number>> {
+    return attributeTypes(
+      this.catalog,
+      this.languages.defaultLanguage,
+      changes.values.map((change) => change.attributeId),
+    );
+  }
+
+  private async applyChanges(
+    manager: EntityManager,
+    assetId: number,
+    changes: AssetChanges,
+    typeOf: ReadonlyMap<number, number>,
+  ): Promise<void> {
     const values = manager.getRepository(AssetAttributeValueEntity);
     for (const change of changes.values) {
       const key = { assetId, attributeId: change.attributeId, language: change.language };
@@ -124,6 +106,7 @@ export class AssetWritesRepository {
       manager,
       assetId,
       changes.values.map((change) => change.attributeId),
+      typeOf,
     );
     if (changes.accessLevelIds !== undefined) {
       const repository = manager.getRepository(AssetAccessLevelEntity);

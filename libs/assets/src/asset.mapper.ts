@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AttributeDefinition, SystemAttribute } from '@dam/attributes';
 import { UrlService } from '@dam/platform';
 import { formatTimestamp, formatValue, isTranslatable } from './attribute-values';
-import { AssetState } from './assets.repository';
+import { AssetState } from './ports/asset-state';
+import { isApproved } from './rules/approval-state';
 
 export interface AssetAttributeRepresentation {
   id: string;
@@ -61,7 +62,7 @@ export class AssetMapper {
       type: asset.type,
       accessLevelIds: state.accessLevelIds.join(','),
       submitted: asset.submitted,
-      approved: !asset.uploadPending && !state.hasPendingEdit,
+      approved: isApproved(asset, state.hasPendingEdit),
       archived: asset.archived,
       parents: state.parentIds.map((id) => this.url(id)),
       attributes: attributes.map((attribute) => ({

@@ -1,12 +1,15 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
+import { AccessLevelsModule } from '@dam/access-levels';
 import { AttributesModule } from '@dam/attributes';
-import { CheckoutModule } from '@dam/checkout';
+import { CategoriesModule } from '@dam/categories';
 import { RootLinks } from '@dam/platform';
 import { AssetApprovalSteps } from './asset-approval-steps';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetChangesBuilder } from './asset-changes.builder';
+import { AssetContentWrites } from './asset-content-writes.service';
+import { AssetPortsModule } from './asset-ports.module';
 import { AssetReader } from './asset-reader.service';
 import { AssetReferences } from './asset-references.service';
 import { AssetUpdatesService } from './asset-updates.service';
@@ -25,12 +28,17 @@ import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { PendingApprovalsController } from './pending-approvals.controller';
 
-/** Assets: creation, representation, updates, deletion and the approval workflow. */
+/**
+ * Assets: creation, representation, updates, deletion and the approval workflow. The ports it
+ * implements for other areas are bound by AssetPortsModule; AssetEditLocks is bound by checkout.
+ */
 @Module({
   imports: [
     AccessModule,
+    AccessLevelsModule,
     AttributesModule,
-    CheckoutModule,
+    CategoriesModule,
+    AssetPortsModule,
     TypeOrmModule.forFeature([
       AssetEntity,
       AssetAccessLevelEntity,
@@ -52,8 +60,9 @@ import { PendingApprovalsController } from './pending-approvals.controller';
     AssetUpdatesService,
     AssetApprovalsService,
     AssetApprovalSteps,
+    AssetContentWrites,
   ],
-  exports: [AssetReader, AssetMapper, AssetsRepository, AssetApprovalSteps],
+  exports: [AssetReader, AssetMapper, AssetApprovalSteps, AssetContentWrites],
 })
 export class AssetsModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ActorService, ActorUser, PermissionsService } from '@dam/access';
-import { CheckoutService } from '@dam/checkout';
 import { AppConfig, InvalidInput, NotPermitted } from '@dam/platform';
-import { uploadOutcome } from './asset-permissions';
+import { uploadOutcome } from './rules/asset-permissions';
 import { AssetReader } from './asset-reader.service';
 import { AssetReferences, NO_ACCESS_LEVELS } from './asset-references.service';
 import { AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';
 import { readCreateAssetRequest } from './dto/create-asset.request';
+import { AssetEditLocks } from './ports/asset-edit-locks.port';
 
 /** Creating, reading and deleting assets (spec 4.5 items 1, 2 and 4). Updates: AssetUpdatesService. */
 @Injectable()
@@ -19,7 +19,7 @@ export class AssetsService {
     private readonly permissions: PermissionsService,
     private readonly actors: ActorService,
     private readonly config: AppConfig,
-    private readonly checkouts: CheckoutService,
+    private readonly locks: AssetEditLocks,
   ) {}
 
   /**
@@ -64,7 +64,7 @@ export class AssetsService {
     if (!grants.onEvery(placed.accessLevelIds, 'delete')) {
       throw new NotPermitted('you need delete permission on every access level of the asset');
     }
-    await this.checkouts.assertEditableBy(actor, id);
+    await this.locks.assertEditableBy(actor, id);
     await this.assets.delete(id);
   }
 }

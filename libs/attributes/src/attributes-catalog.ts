@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LanguageService } from '@dam/platform';
+import { AssetType } from './asset-types/asset-type';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import {
   AttributeDefinition,
@@ -20,10 +21,8 @@ export interface EmbeddedDataMappingDefinition {
   mappingDirection: string;
 }
 
-export interface AssetTypeDefinition {
-  id: number;
-  name: string;
-}
+/** An asset type as other areas see it. */
+export type AssetTypeDefinition = AssetType;
 
 /**
  * What other areas (assets above all) need to know about attributes: their definitions with labels in a
@@ -73,6 +72,11 @@ export class AttributesCatalog {
       attributeId,
       mappingDirection,
     }));
+  }
+
+  /** The attributes shown in summaries: those of the first display attribute group, in its order. */
+  displayAttributeIds(): Promise<number[]> {
+    return this.attributes.displayAttributeIds();
   }
 
   async assetTypeExists(id: number): Promise<boolean> {

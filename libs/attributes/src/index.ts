@@ -1,5 +1,5 @@
+export * from './asset-types/asset-type';
 export * from './asset-types/asset-types.service';
 export * from './attribute-types';
 export * from './attributes-catalog';
 export * from './attributes.module';
-export * from './entities/asset-type.entity';

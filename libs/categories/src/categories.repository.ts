@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SqlFragment } from '@dam/access';
-import { InvalidInput, FieldTexts, isForeignKeyViolation, TranslationsRepository } from '@dam/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { InvalidInput, FieldTexts, isForeignKeyViolation, TranslationsService } from '@dam/platform';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { TreeLink as CategoryLink } from '@dam/platform';
 import { CategoryEntity } from './entities/category.entity';
 
@@ -28,11 +27,20 @@ export interface CategoryChanges {
 export class CategoriesRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly translations: TranslationsRepository,
+    private readonly translations: TranslationsService,
   ) {}
 
   findAll(): Promise<CategoryEntity[]> {
     return this.dataSource.getRepository(CategoryEntity).find({ order: { id: 'ASC' } });
+  }
+
+  /** The ids among `ids` that name a category. */
+  async existingIds(ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.dataSource
+      .getRepository(CategoryEntity)
+      .find({ select: { id: true }, where: { id: In(ids) } });
+    return rows.map((row) => row.id);
   }
 
   findById(id: number): Promise<CategoryEntity | null> {
@@ -95,14 +103,6 @@ export class CategoriesRepository {
     return this.dataSource.getRepository(CategoryEntity).exists({ where: { parentId: id } });
   }
 
-  async hasAssets(id: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      'SELECT 1 AS present FROM asset_categories WHERE category_id = ? LIMIT 1',
-      [id],
-    );
-    return rows.length > 0;
-  }
-
   /** Deletes a category and its texts; a child or asset added meanwhile makes the database refuse (400). */
   async delete(id: number): Promise<void> {
     await this.writing(() =>
@@ -111,28 +111,6 @@ export class CategoriesRepository {
         await manager.getRepository(CategoryEntity).delete({ id });
       }),
     );
-  }
-
-  /**
-   * Number of assets directly in each category that satisfy `visible` (an SQL condition on the `assets`
-   * alias `a`), in one aggregate query. Categories without such assets are absent from the map.
-   */
-  async countAssets(visible: SqlFragment | undefined, categoryIds?: number[]): Promise<Map<number, number>> {
-    const query = this.dataSource
-      .createQueryBuilder()
-      .select('ac.category_id', 'categoryId')
-      .addSelect('COUNT(*)', 'assetCount')
-      .from('asset_categories', 'ac')
-      .innerJoin('assets', 'a', 'a.id = ac.asset_id')
-      .groupBy('ac.category_id');
-    if (visible !== undefined) query.where(visible.sql, visible.params);
-    if (categoryIds !== undefined && categoryIds.length <= 1000) {
-      if (categoryIds.length === 0) return new Map();
-      query.andWhere('ac.category_id IN (:...categoryIds)', { categoryIds });
-    }
-    const rows: Array<{ categoryId: number | string; assetCount: number | string }> =
-      await query.getRawMany();
-    return new Map(rows.map((row) => [Number(row.categoryId), Number(row.assetCount)]));
   }
 
   /** Parent links of every category; on MySQL locked for update until the transaction ends. */

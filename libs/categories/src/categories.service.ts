@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { ActorUser, assetVisibilityCondition, PermissionsService, requireAdmin } from '@dam/access';
+import { ActorUser, PermissionsService, requireAdmin } from '@dam/access';
 
 import { InvalidInput, LanguageService, UnknownResource, Paging, UrlService } from '@dam/platform';
 
@@ -22,6 +22,8 @@ import { CategoryWriteDto } from './dto/category-write.dto';
 
 import { CategoryEntity } from './entities/category.entity';
 
+import { CategoryAssetCounts } from './ports/category-asset-counts.port';
+
 const MAX_NAME = 255;
 const MAX_DESCRIPTION = 10_000;
 
@@ -42,6 +44,7 @@ export class CategoriesService {
     private readonly permissions: PermissionsService,
     private readonly languages: LanguageService,
     private readonly urls: UrlService,
+    private readonly assetCounts: CategoryAssetCounts,
   ) {}
 
   listIds(paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -59,10 +62,10 @@ export class CategoriesService {
     const forest = buildTree(await this.localizedRows(), query.parentId);
     if (query.parentId !== undefined && forest.length === 0) throw notFound(query.parentId);
     if (!query.count) return { forest };
-    const visible = assetVisibilityCondition(actor, await this.permissions.grantsFor(actor), 'a');
-    const counts = await this.categories.countAssets(
-      visible,
+    const viewer = { actor, grants: await this.permissions.grantsFor(actor) };
+    const counts = await this.assetCounts.countPerCategory(
       query.parentId === undefined ? undefined : idsOf(forest),
+      viewer,
     );
     return { forest, counts };
   }
@@ -123,10 +126,21 @@ export class CategoriesService {
     if (await this.categories.hasChildren(id)) {
       throw new InvalidInput(`category ${id} has subcategories: delete or move them first`);
     }
-    if (await this.categories.hasAssets(id)) {
+    if (await this.assetCounts.hasAssets(id)) {
       throw new InvalidInput(`category ${id} still contains assets: remove them from it first`);
     }
     await this.categories.delete(id);
+  }
+
+  /** The ids among `ids` that name no category, in the order given. */
+  async missingIds(ids: number[]): Promise<number[]> {
+    const existing = new Set(await this.categories.existingIds([...new Set(ids)]));
+    return ids.filter((id) => !existing.has(id));
+  }
+
+  /** The parent link of every category (for tree rules in other areas). */
+  async links(): Promise<CategoryLink[]> {
+    return (await this.categories.findAll()).map(({ id, parentId }) => ({ id, parentId }));
   }
 
   /** Every category, texts in the request's language falling back to the default language. */

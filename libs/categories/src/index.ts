@@ -1,4 +1,4 @@
 export * from './categories.module';
 export * from './categories.service';
 export * from './category.mapper';
-export * from './entities/category.entity';
+export * from './ports/category-asset-counts.port';

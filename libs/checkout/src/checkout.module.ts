@@ -1,19 +1,17 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
+import { AssetsModule } from '@dam/assets';
 import { RootLinks } from '@dam/platform';
+import { AssetEditLocksModule, CheckoutStoreModule } from './checkout-locks.module';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutMapper } from './checkout.mapper';
-import { CheckoutRepository } from './checkout.repository';
 import { CheckoutService } from './checkout.service';
-import { AssetCheckoutEntity } from './entities/asset-checkout.entity';
 
-/** Checking assets out and in (spec 4.6); exports CheckoutService for the assets area's edit guard. */
+/** Checking assets out and in (spec 4.6); binds the assets port AssetEditLocks (checked-out assets are locked). */
 @Module({
-  imports: [TypeOrmModule.forFeature([AssetCheckoutEntity]), AccessModule],
+  imports: [CheckoutStoreModule, AssetEditLocksModule, AccessModule, AssetsModule],
   controllers: [CheckoutController],
-  providers: [CheckoutRepository, CheckoutService, CheckoutMapper],
-  exports: [CheckoutService],
+  providers: [CheckoutService, CheckoutMapper],
 })
 export class CheckoutModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

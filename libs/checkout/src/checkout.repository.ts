@@ -1,59 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { SqlFragment } from '@dam/access';
+import { InjectRepository } from '@nestjs/typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
-import { DataSource, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { AssetCheckoutEntity } from './entities/asset-checkout.entity';
-
-/** What the checkout rules need to know about an asset: who may see it and which levels it is in. */
-export interface CheckoutAsset {
-  id: number;
-  addedByUserId: number | null;
-  submitted: boolean;
-  uploadPending: boolean;
-  accessLevelIds: number[];
-}
 
 export type InsertOutcome = 'inserted' | 'taken' | 'missing';
 
-interface AssetRow {
-  id: number | string;
-  added_by_user_id: number | string | null;
-  submitted: number | boolean | string;
-  upload_pending: number | boolean | string;
-}
-
+/** All queries of the checkout table (the only table this area owns). */
 @Injectable()
 export class CheckoutRepository {
   constructor(
     @InjectRepository(AssetCheckoutEntity) private readonly checkouts: Repository<AssetCheckoutEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
-
-  async findAsset(assetId: number): Promise<CheckoutAsset | null> {
-    const rows: AssetRow[] = await this.dataSource.query(
-      'SELECT id, added_by_user_id, submitted, upload_pending FROM assets WHERE id = ?',
-      [assetId],
-    );
-    const row = rows[0];
-    if (row === undefined) return null;
-    const levels: Array<{ access_level_id: number | string }> = await this.dataSource.query(
-      'SELECT access_level_id FROM asset_access_levels WHERE asset_id = ? ORDER BY access_level_id',
-      [assetId],
-    );
-    return {
-      id: Number(row.id),
-      addedByUserId: row.added_by_user_id === null ? null : Number(row.added_by_user_id),
-      submitted: Boolean(Number(row.submitted)),
-      uploadPending: Boolean(Number(row.upload_pending)),
-      accessLevelIds: levels.map((level) => Number(level.access_level_id)),
-    };
-  }
-
-  async userExists(userId: number): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query('SELECT id FROM users WHERE id = ?', [userId]);
-    return rows.length > 0;
-  }
 
   async holderOf(assetId: number): Promise<number | null> {
     const checkout = await this.checkouts.findOneBy({ assetId });
@@ -80,13 +38,11 @@ export class CheckoutRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Checkouts held by one user, or all of them, of assets passing `visible`; oldest first. */
-  list(userId: number | undefined, visible: SqlFragment | undefined): Promise<AssetCheckoutEntity[]> {
-    const query = this.checkouts
-      .createQueryBuilder('checkout')
-      .innerJoin('assets', 'a', 'a.id = checkout.asset_id');
-    if (userId !== undefined) query.andWhere('checkout.user_id = :userId', { userId });
-    if (visible !== undefined) query.andWhere(visible.sql, visible.params);
-    return query.orderBy('checkout.checkedOutAt', 'ASC').addOrderBy('checkout.assetId', 'ASC').getMany();
+  /** Checkouts held by one user, or all of them; oldest first. */
+  list(userId: number | undefined): Promise<AssetCheckoutEntity[]> {
+    return this.checkouts.find({
+      where: userId === undefined ? {} : { userId },
+      order: { checkedOutAt: 'ASC', assetId: 'ASC' },
+    });
   }
 }

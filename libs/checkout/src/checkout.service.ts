@@ -1,24 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { AccessGrants, ActorUser, isPrivileged, PermissionsService, UsersService } from '@dam/access';
+import { AssetQueries, AssetReader, PlacedAsset } from '@dam/assets';
 import {
-  AccessGrants,
-  ActorUser,
-  assetVisibilityCondition,
-  isAssetVisible,
-  isPrivileged,
-  PermissionsService,
-} from '@dam/access';
-import {
-  InvalidInput,
-  StateConflict,
   DomainError,
+  InvalidInput,
   NotPermitted,
-  UnknownResource,
   Paging,
   parseOptionalId,
+  UnknownResource,
 } from '@dam/platform';
-import { CheckoutAsset, CheckoutRepository } from './checkout.repository';
-
-export const CHECKED_OUT_TO_ANOTHER_USER = 'the asset is checked out to another user';
+import { AssetCheckedOut } from './checkout-errors';
+import { CheckoutLocks } from './checkout-locks';
+import { CheckoutRepository } from './checkout.repository';
 
 /** A checkout as the service reports it: `holderId` 0 means checked in. */
 export interface CheckoutState {
@@ -41,11 +34,15 @@ const notNamed: Missing = (assetId) => new InvalidInput(`asset ${assetId} does n
 export class CheckoutService {
   constructor(
     private readonly checkouts: CheckoutRepository,
+    private readonly locks: CheckoutLocks,
+    private readonly assets: AssetReader,
+    private readonly assetQueries: AssetQueries,
     private readonly permissions: PermissionsService,
+    private readonly users: UsersService,
   ) {}
 
   async get(actor: ActorUser, assetId: number, missing: Missing = notFound): Promise<CheckoutState> {
-    await this.visibleAssetOrThrow(actor, assetId, await this.permissions.grantsFor(actor), missing);
+    await this.visibleAssetOrThrow(actor, assetId, missing);
     return { assetId, holderId: (await this.checkouts.holderOf(assetId)) ?? 0 };
   }
 
@@ -57,12 +54,11 @@ export class CheckoutService {
     missing: Missing = notFound,
   ): Promise<CheckoutState> {
     const target = parseOptionalId(rawUserId, 'userId') ?? actor.id;
-    const grants = await this.permissions.grantsFor(actor);
-    const asset = await this.visibleAssetOrThrow(actor, assetId, grants, missing);
+    const { placed, grants } = await this.visibleAssetOrThrow(actor, assetId, missing);
     const holderId =
       target > 0
-        ? await this.checkOut(actor, grants, asset, target)
-        : await this.checkIn(actor, grants, asset);
+        ? await this.checkOut(actor, grants, placed, target)
+        : await this.checkIn(actor, grants, placed);
     return { assetId, holderId };
   }
 
@@ -77,13 +73,20 @@ export class CheckoutService {
     return this.update(actor, requiredAssetId(rawAssetId), rawUserId, notNamed);
   }
 
-  /** The actor's checkouts, oldest first; admins and the application user see every checkout. */
+  /**
+   * The actor's checkouts, oldest first; admins and the application user see every checkout. Only
+   * those of assets that exist and that the actor may see (asked of the assets area) are listed.
+   */
   async list(actor: ActorUser, paging?: Paging): Promise<{ states: CheckoutState[]; total: number }> {
-    const grants = await this.permissions.grantsFor(actor);
-    const rows = await this.checkouts.list(
-      isPrivileged(actor) ? undefined : actor.id,
-      assetVisibilityCondition(actor, grants, 'a'),
+    const [held, grants] = await Promise.all([
+      this.checkouts.list(isPrivileged(actor) ? undefined : actor.id),
+      this.permissions.grantsFor(actor),
+    ]);
+    const heldIds = held.map((row) => row.assetId);
+    const visible = new Set(
+      heldIds.length === 0 ? [] : await this.assetQueries.matching(heldIds, { visibleTo: { actor, grants } }),
     );
+    const rows = held.filter((row) => visible.has(row.assetId));
     const page = paging === undefined ? rows : rows.slice(paging.offset, paging.offset + paging.pageSize);
     return {
       states: page.map((row) => ({ assetId: row.assetId, holderId: row.userId })),
@@ -95,71 +98,74 @@ export class CheckoutService {
    * For the assets area, before edits and content uploads: 409 while the asset is checked out to
    * someone other than the actor, unless the actor is an admin or the application user.
    */
-  async assertEditableBy(actor: ActorUser, assetId: number): Promise<void> {
-    if (isPrivileged(actor)) return;
-    const holderId = await this.checkouts.holderOf(assetId);
-    if (holderId !== null && holderId !== actor.id) throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
+  assertEditableBy(actor: ActorUser, assetId: number): Promise<void> {
+    return this.locks.assertEditableBy(actor, assetId);
   }
 
   private async checkOut(
     actor: ActorUser,
     grants: AccessGrants,
-    asset: CheckoutAsset,
+    placed: PlacedAsset,
     target: number,
   ): Promise<number> {
+    const assetId = placed.asset.id;
     if (target !== actor.id && !isPrivileged(actor)) {
       throw new NotPermitted('only admins may check an asset out to another user');
     }
-    requireEdit(grants, asset, 'check it out');
-    if (target !== actor.id && !(await this.checkouts.userExists(target))) {
+    requireEdit(grants, placed, 'check it out');
+    if (target !== actor.id && !(await this.users.exists(target))) {
       throw new InvalidInput(`userId ${target} does not name a user`);
     }
     // Read first for the usual case; the INSERT against the primary key settles races.
-    let holderId = await this.checkouts.holderOf(asset.id);
+    let holderId = await this.checkouts.holderOf(assetId);
     if (holderId === null) {
-      const outcome = await this.checkouts.insert(asset.id, target);
-      if (outcome === 'missing') throw notFound(asset.id);
-      holderId = outcome === 'inserted' ? target : await this.checkouts.holderOf(asset.id);
+      const outcome = await this.checkouts.insert(assetId, target);
+      if (outcome === 'missing') throw notFound(assetId);
+      holderId = outcome === 'inserted' ? target : await this.checkouts.holderOf(assetId);
     }
-    if (holderId !== target) throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
+    if (holderId !== target) throw new AssetCheckedOut();
     return target;
   }
 
-  private async checkIn(actor: ActorUser, grants: AccessGrants, asset: CheckoutAsset): Promise<number> {
-    const holderId = await this.checkouts.holderOf(asset.id);
+  private async checkIn(actor: ActorUser, grants: AccessGrants, placed: PlacedAsset): Promise<number> {
+    const assetId = placed.asset.id;
+    const holderId = await this.checkouts.holderOf(assetId);
     if (holderId === null) return 0;
     if (isPrivileged(actor)) {
-      await this.checkouts.delete(asset.id);
+      await this.checkouts.delete(assetId);
       return 0;
     }
     if (holderId !== actor.id) {
-      requireEdit(grants, asset, 'check it in');
-      throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
+      requireEdit(grants, placed, 'check it in');
+      throw new AssetCheckedOut();
     }
     // Conditional, so a concurrent hand-over to someone else is not undone.
     if (
-      !(await this.checkouts.delete(asset.id, actor.id)) &&
-      (await this.checkouts.holderOf(asset.id)) !== null
+      !(await this.checkouts.delete(assetId, actor.id)) &&
+      (await this.checkouts.holderOf(assetId)) !== null
     ) {
-      throw new StateConflict(CHECKED_OUT_TO_ANOTHER_USER);
+      throw new AssetCheckedOut();
     }
     return 0;
   }
 
+  /** The asset with the actor's grants; one the actor may not see does not exist for them. */
   private async visibleAssetOrThrow(
     actor: ActorUser,
     assetId: number,
-    grants: AccessGrants,
     missing: Missing,
-  ): Promise<CheckoutAsset> {
-    const asset = await this.checkouts.findAsset(assetId);
-    if (asset === null || !isAssetVisible(actor, grants, asset)) throw missing(assetId);
-    return asset;
+  ): Promise<{ placed: PlacedAsset; grants: AccessGrants }> {
+    try {
+      return await this.assets.visibleOrThrow(actor, assetId);
+    } catch (error) {
+      if (error instanceof UnknownResource) throw missing(assetId);
+      throw error;
+    }
   }
 }
 
-function requireEdit(grants: AccessGrants, asset: CheckoutAsset, action: string): void {
-  if (!grants.all && !grants.onEvery(asset.accessLevelIds, 'edit')) {
+function requireEdit(grants: AccessGrants, placed: PlacedAsset, action: string): void {
+  if (!grants.all && !grants.onEvery(placed.accessLevelIds, 'edit')) {
     throw new NotPermitted(`you need edit permission on every access level of the asset to ${action}`);
   }
 }

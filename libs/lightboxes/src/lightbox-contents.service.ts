@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, AssetRepresentation } from '@dam/assets';
 import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { AssetNotInLightbox, AssetNotViewableByOwner } from './lightbox-errors';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxesService } from './lightboxes.service';
 
@@ -39,8 +40,8 @@ export class LightboxContentsService {
     lightboxId: number,
     paging?: Paging,
   ): Promise<{ views: ContentView[]; total: number }> {
-    const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
-    const all = await this.contents.assetIds(lightboxId, visible);
+    const { viewer } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    const all = await this.lightboxes.visibleAssetIds(viewer, await this.contents.assetIds(lightboxId));
     const page = paging === undefined ? all : all.slice(paging.offset, paging.offset + paging.pageSize);
     const assets = await Promise.all(page.map((assetId) => this.representationIfExists(assetId)));
     const views = assets.flatMap((asset) => (asset === undefined ? [] : [{ ownerId, lightboxId, asset }]));
@@ -54,23 +55,23 @@ export class LightboxContentsService {
     lightboxId: number,
     url: unknown,
   ): Promise<ContentRef & { added: boolean }> {
-    const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    const { viewer } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
     if (url === undefined || url === null)
       throw new InvalidInput('you must supply the url of the asset to add');
     const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset');
-    const notViewable = new InvalidInput(
-      `asset ${assetId} does not exist or the owner of the lightbox may not view it`,
-    );
-    if (!(await this.contents.isAssetVisible(assetId, visible))) throw notViewable;
+    if ((await this.lightboxes.visibleAssetIds(viewer, [assetId])).length === 0) {
+      throw new AssetNotViewableByOwner(assetId);
+    }
     const outcome = await this.contents.add(lightboxId, assetId);
-    if (outcome === 'missing') throw notViewable;
+    if (outcome === 'missing') throw new AssetNotViewableByOwner(assetId);
     return { ownerId, lightboxId, assetId, added: outcome === 'added' };
   }
 
   async get(actor: ActorUser, ownerId: number, lightboxId: number, assetId: number): Promise<ContentRef> {
-    const { visible } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
-    if ((await this.contents.assetIds(lightboxId, visible, assetId)).length === 0) {
-      throw new UnknownResource(`asset ${assetId} is not in lightbox ${lightboxId}`);
+    const { viewer } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    const present = await this.contents.assetIds(lightboxId, assetId);
+    if ((await this.lightboxes.visibleAssetIds(viewer, present)).length === 0) {
+      throw new AssetNotInLightbox(assetId, lightboxId);
     }
     return { ownerId, lightboxId, assetId };
   }

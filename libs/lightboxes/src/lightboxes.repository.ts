@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { SqlFragment } from '@dam/access';
 import { isUniqueViolation } from '@dam/platform';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { LightboxNameTaken } from './lightbox-name';
+
+/** A lightbox and one asset in it. */
+export interface LightboxMember {
+  lightboxId: number;
+  assetId: number;
+}
 
 @Injectable()
 export class LightboxesRepository {
@@ -36,18 +41,12 @@ export class LightboxesRepository {
     await this.lightboxes.delete({ id });
   }
 
-  /** Per lightbox, how many of its assets pass `visible` (the owner's visibility rule). */
-  async sizes(lightboxIds: number[], visible: SqlFragment | undefined): Promise<Map<number, number>> {
-    if (lightboxIds.length === 0) return new Map();
-    const query = this.contents
-      .createQueryBuilder('content')
-      .select('content.lightbox_id', 'lightboxId')
-      .addSelect('COUNT(*)', 'size')
-      .innerJoin('assets', 'a', 'a.id = content.asset_id')
-      .where('content.lightbox_id IN (:...lightboxIds)', { lightboxIds })
-      .groupBy('content.lightbox_id');
-    if (visible !== undefined) query.andWhere(visible.sql, visible.params);
-    const rows = await query.getRawMany<{ lightboxId: number | string; size: number | string }>();
-    return new Map(rows.map((row) => [Number(row.lightboxId), Number(row.size)]));
+  /** Every asset in any of the lightboxes (visible or not: the caller asks the assets area). */
+  async members(lightboxIds: number[]): Promise<LightboxMember[]> {
+    if (lightboxIds.length === 0) return [];
+    return this.contents.find({
+      select: { lightboxId: true, assetId: true },
+      where: { lightboxId: In(lightboxIds) },
+    });
   }
 }

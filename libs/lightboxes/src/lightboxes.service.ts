@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ActorUser,
-  assetVisibilityCondition,
-  isPrivileged,
-  PermissionsService,
-  SqlFragment,
-  toActor,
-  UsersRepository,
-} from '@dam/access';
+import { ActorUser, isPrivileged, PermissionsService, UsersService, Viewer } from '@dam/access';
+import { AssetQueries } from '@dam/assets';
 import { InvalidInput, UnknownResource, Paging } from '@dam/platform';
 import { LightboxWriteDto } from './dto/lightbox.dto';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { lightboxDescription, lightboxName, lightboxNameKey, LightboxNameMissing } from './lightbox-name';
+import { LightboxNotFound, OthersLightboxes } from './lightbox-errors';
 import { LightboxesRepository } from './lightboxes.repository';
 
 /** A lightbox with the number of its assets its owner can still see. */
@@ -23,9 +17,8 @@ export interface LightboxView {
 /** A lightbox the actor may reach, with its owner's visibility rule for the assets in it. */
 export interface OwnedLightbox {
   lightbox: LightboxEntity;
-  owner: ActorUser;
-  /** Undefined when the owner sees every asset. */
-  visible: SqlFragment | undefined;
+  /** The owner with their grants: the assets in a lightbox are judged by the owner's eyes. */
+  viewer: Viewer;
 }
 
 /**
@@ -36,8 +29,9 @@ export interface OwnedLightbox {
 export class LightboxesService {
   constructor(
     private readonly lightboxes: LightboxesRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly permissions: PermissionsService,
+    private readonly assets: AssetQueries,
   ) {}
 
   /** In creation order; one page of them when `paging` is given. */
@@ -49,7 +43,7 @@ export class LightboxesService {
     const owner = await this.ownerOrThrow(actor, ownerId);
     const all = await this.lightboxes.listOf(owner.id);
     const page = paging === undefined ? all : all.slice(paging.offset, paging.offset + paging.pageSize);
-    return { views: await this.withSizes(owner, page), total: all.length };
+    return { views: await this.withSizes(await this.viewerOf(owner), page), total: all.length };
   }
 
   async create(actor: ActorUser, ownerId: number, request: LightboxWriteDto): Promise<LightboxView> {
@@ -69,7 +63,7 @@ export class LightboxesService {
 
   async get(actor: ActorUser, ownerId: number, lightboxId: number): Promise<LightboxView> {
     const owned = await this.ownedOrThrow(actor, ownerId, lightboxId);
-    return (await this.withSizes(owned.owner, [owned.lightbox]))[0] ?? { lightbox: owned.lightbox, size: 0 };
+    return (await this.withSizes(owned.viewer, [owned.lightbox]))[0] ?? { lightbox: owned.lightbox, size: 0 };
   }
 
   /** Changes the name and/or the description; fields left out stay as they are. */
@@ -98,27 +92,38 @@ export class LightboxesService {
   async ownedOrThrow(actor: ActorUser, ownerId: number, lightboxId: number): Promise<OwnedLightbox> {
     const owner = await this.ownerOrThrow(actor, ownerId);
     const lightbox = await this.lightboxes.findOwned(owner.id, lightboxId);
-    if (lightbox === null) throw new UnknownResource(`lightbox ${lightboxId} does not exist`);
-    return { lightbox, owner, visible: await this.visibleTo(owner) };
+    if (lightbox === null) throw new LightboxNotFound(lightboxId);
+    return { lightbox, viewer: await this.viewerOf(owner) };
+  }
+
+  /** Which of `assetIds` exist and are visible to `viewer`, in their order (asked of the assets area). */
+  async visibleAssetIds(viewer: Viewer, assetIds: number[]): Promise<number[]> {
+    if (assetIds.length === 0) return [];
+    return this.assets.matching(assetIds, { visibleTo: viewer });
   }
 
   private async ownerOrThrow(actor: ActorUser, ownerId: number): Promise<ActorUser> {
     if (ownerId === actor.id) return actor;
-    if (!isPrivileged(actor)) throw new UnknownResource(`user ${ownerId} has no lightboxes you may see`);
-    const owner = await this.users.findById(ownerId);
+    if (!isPrivileged(actor)) throw new OthersLightboxes(ownerId);
+    const owner = await this.users.findActor(ownerId);
     if (owner === null) throw new UnknownResource(`user ${ownerId} does not exist`);
-    return toActor(owner);
+    return owner;
   }
 
-  private async withSizes(owner: ActorUser, lightboxes: LightboxEntity[]): Promise<LightboxView[]> {
-    const sizes = await this.lightboxes.sizes(
-      lightboxes.map((lightbox) => lightbox.id),
-      await this.visibleTo(owner),
+  /** Each lightbox with the number of its assets the owner can still see (one question to the assets area). */
+  private async withSizes(viewer: Viewer, lightboxes: LightboxEntity[]): Promise<LightboxView[]> {
+    const members = await this.lightboxes.members(lightboxes.map((lightbox) => lightbox.id));
+    const visible = new Set(
+      await this.visibleAssetIds(viewer, [...new Set(members.map((member) => member.assetId))]),
     );
+    const sizes = new Map<number, number>();
+    for (const { lightboxId, assetId } of members) {
+      if (visible.has(assetId)) sizes.set(lightboxId, (sizes.get(lightboxId) ?? 0) + 1);
+    }
     return lightboxes.map((lightbox) => ({ lightbox, size: sizes.get(lightbox.id) ?? 0 }));
   }
 
-  private async visibleTo(owner: ActorUser): Promise<SqlFragment | undefined> {
-    return assetVisibilityCondition(owner, await this.permissions.grantsFor(owner), 'a');
+  private async viewerOf(owner: ActorUser): Promise<Viewer> {
+    return { actor: owner, grants: await this.permissions.grantsFor(owner) };
   }
 }

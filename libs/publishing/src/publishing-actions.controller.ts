@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import { IdPipe } from '@dam/platform';
 import type { Response } from 'express';
+import { PublishingActionPostDto } from './dto/publishing-action.dto';
 import {
   PublishingActionMapper,
   PublishingActionRepresentation,
@@ -28,7 +29,7 @@ export class PublishingActionsController {
   @Post()
   async post(
     @Actor() actor: ActorUser,
-    @Body() body: unknown,
+    @Body() body: PublishingActionPostDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PublishingActionRepresentation | undefined> {
     const { created, id } = await this.actions.post(actor, body);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AssetSearchRepository, SearchSql } from '@dam/search';
 import { DataSource, EntityManager } from 'typeorm';
 
 export interface PublishingActionRow {
@@ -23,10 +22,7 @@ const BATCH = 500;
 /** All TypeORM access of publishing actions, their last result sets and their logs. */
 @Injectable()
 export class PublishingActionsRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly search: AssetSearchRepository,
-  ) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async create(name: string, criteria: string): Promise<number> {
     const now = new Date();
@@ -61,10 +57,11 @@ export class PublishingActionsRepository {
   /**
    * One run, in one transaction: writing the action row first locks it (a row lock on MySQL, the single
    * writer on SQLite), so a concurrent run of the same action waits and then sees this run's result set.
-   * Then the assets that entered the search since the last run are logged PUBLISH and those that left it
+   * Only then is `matching` asked for the ids the search finds now; compared in memory with the members
+   * of the last run, the assets that entered the search are logged PUBLISH and those that left it
    * UNPUBLISH, both in id order with increasing sequence numbers. Returns false when the action is gone.
    */
-  async run(id: number, search: SearchSql): Promise<boolean> {
+  async run(id: number, matching: () => Promise<number[]>): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const locked = await manager
         .createQueryBuilder()
@@ -80,8 +77,7 @@ export class PublishingActionsRepository {
         .where('p.id = :id', { id })
         .getRawOne();
       let next = Number(row?.next ?? 1);
-      const entered = await this.entered(manager, id, search);
-      const left = await this.left(manager, id, search);
+      const { entered, left } = resultChanges(await matching(), await this.memberIds(manager, id));
       next = await this.log(manager, id, next, entered, 'PUBLISH');
       next = await this.log(manager, id, next, left, 'UNPUBLISH');
       await this.insertMembers(manager, id, entered);
@@ -121,28 +117,12 @@ export class PublishingActionsRepository {
     }));
   }
 
-  private async entered(manager: EntityManager, id: number, search: SearchSql): Promise<number[]> {
-    const query = this.search
-      .base(search, manager)
-      .select('a.id', 'id')
-      .andWhere(
-        'a.id NOT IN (SELECT m.asset_id FROM publishing_action_members m WHERE m.action_id = :actionId)',
-        { actionId: id },
-      )
-      .orderBy('a.id');
-    return (await query.getRawMany<{ id: Id }>()).map((row) => Number(row.id));
-  }
-
-  private async left(manager: EntityManager, id: number, search: SearchSql): Promise<number[]> {
-    const matching = this.search.base(search, manager).select('a.id');
+  private async memberIds(manager: EntityManager, id: number): Promise<number[]> {
     const rows: Array<{ id: Id }> = await manager
       .createQueryBuilder()
       .select('m.asset_id', 'id')
       .from('publishing_action_members', 'm')
       .where('m.action_id = :actionId', { actionId: id })
-      .andWhere(`m.asset_id NOT IN (${matching.getQuery()})`)
-      .setParameters(matching.getParameters())
-      .orderBy('m.asset_id')
       .getRawMany();
     return rows.map((row) => Number(row.id));
   }
@@ -204,6 +184,17 @@ interface RawAction {
 function insertedId(raw: unknown): number {
   const id = typeof raw === 'object' && raw !== null ? (raw as { insertId?: unknown }).insertId : raw;
   return Number(id);
+}
+
+/** What entered a result set (in `current`, not in `members`) and what left it, each in id order. */
+export function resultChanges(current: number[], members: number[]): { entered: number[]; left: number[] } {
+  const now = new Set(current);
+  const before = new Set(members);
+  const byNumber = (a: number, b: number): number => a - b;
+  return {
+    entered: [...now].filter((assetId) => !before.has(assetId)).sort(byNumber),
+    left: [...before].filter((assetId) => !now.has(assetId)).sort(byNumber),
+  };
 }
 
 function toRow(raw: RawAction): PublishingActionRow {

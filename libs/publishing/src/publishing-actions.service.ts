@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
-
 import { ActorUser, requireAdmin } from '@dam/access';
-
+import { AssetFilter, AssetQueries } from '@dam/assets';
 import { AttributesCatalog } from '@dam/attributes';
-
 import { InvalidInput, LanguageService, UnknownResource, parseOptionalId } from '@dam/platform';
-
 import { SearchPlanner } from '@dam/search';
-
+import { PublishingActionPostDto } from './dto/publishing-action.dto';
 import { canonicalCriteria, storedCriteria } from './publishing-criteria';
-
 import {
   PublishingActionRow,
   PublishingActionsRepository,
@@ -28,17 +24,15 @@ export class PublishingActionsService {
   constructor(
     private readonly repository: PublishingActionsRepository,
     private readonly planner: SearchPlanner,
+    private readonly queries: AssetQueries,
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
   ) {}
 
   /** Creates an action (`{name, criteria}`) or runs one (`{publishingActionId}`). */
-  async post(actor: ActorUser, body: unknown): Promise<{ created: boolean; id: number }> {
+  async post(actor: ActorUser, body: PublishingActionPostDto): Promise<{ created: boolean; id: number }> {
     requireAdmin(actor, 'manage and run publishing actions');
-    const record =
-      typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? (body as Record<string, unknown>)
-        : {};
+    const record: PublishingActionPostDto = body ?? {};
     if (record.publishingActionId !== undefined) {
       const id = parseOptionalId(record.publishingActionId, 'publishingActionId');
       if (id === undefined || id < 1)
@@ -90,13 +84,15 @@ export class PublishingActionsService {
     return { events, nextStartSequence: last === undefined ? start : last.sequence + 1 };
   }
 
+  /** The search is read after the run holds the action, so overlapping runs see each other's result. */
   private async run(id: number): Promise<void> {
     const action = await this.findOrThrow(id);
-    const search = await this.plan(action.criteria);
-    if (!(await this.repository.run(id, search))) throw notFound(id);
+    const filter = await this.plan(action.criteria);
+    if (!(await this.repository.run(id, () => this.queries.ids(filter)))) throw notFound(id);
   }
 
-  private async plan(criteria: string) {
+  /** Every asset (no `visibleTo`): actions evaluate as the application user. */
+  private async plan(criteria: string): Promise<AssetFilter> {
     const attributes = await this.catalog.all(this.languages.defaultLanguage);
     return this.planner.plan(storedCriteria(criteria), attributes);
   }

@@ -1,5 +1,4 @@
-import { InvalidInput } from '@dam/platform';
-import { QueryParams } from '@dam/platform';
+import { InvalidInput, QueryParams } from '@dam/platform';
 import { parseSearchCriteria, PRESENTATION_PARAMETERS, SearchCriteria } from '@dam/search';
 
 const MAX_CRITERIA_LENGTH = 8000;

@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AccessModule } from '@dam/access';
+import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
 import { RootLinks } from '@dam/platform';
 import { SearchModule } from '@dam/search';
@@ -10,7 +11,7 @@ import { PublishingActionsService } from './publishing-actions.service';
 
 /** Publishing actions: named asset searches whose result-set changes are logged run by run. */
 @Module({
-  imports: [AccessModule, AttributesModule, SearchModule],
+  imports: [AccessModule, AttributesModule, AssetsModule, SearchModule],
   controllers: [PublishingActionsController],
   providers: [PublishingActionsRepository, PublishingActionsService, PublishingActionMapper],
 })

@@ -1,11 +1,10 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, Caller, Principal } from '@dam/access';
-import { UrlService, writePagingHeaders } from '@dam/platform';
+import { QueryParams, UrlService, writePagingHeaders } from '@dam/platform';
 import type { Request, Response } from 'express';
 import { AssetSummary } from './asset-summary.mapper';
 import { AssetSearchService } from './asset-search.service';
-import { QueryParams } from '@dam/platform';
 
 @ApiTags('asset-search')
 @ApiBearerAuth()

@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ActorService,
-  ActorUser,
-  assetVisibilityCondition,
-  PermissionsService,
-  Principal,
-  UsersRepository,
-} from '@dam/access';
+import { ActorService, ActorUser, PermissionsService, Principal, UsersService } from '@dam/access';
+import { AssetQueries } from '@dam/assets';
 import { AttributesCatalog } from '@dam/attributes';
-import { InvalidInput, LanguageService, Paging, readPaging } from '@dam/platform';
-import { AssetSearchRepository, SearchSql } from './asset-search.repository';
+import { InvalidInput, LanguageService, Paging, QueryParams, readPaging } from '@dam/platform';
 import { AssetSummary, AssetSummaryMapper } from './asset-summary.mapper';
 import { parseSearchCriteria, parseSearchOrder } from './search-criteria';
 import { SearchPlanner } from './search-planner.service';
-import { QueryParams } from '@dam/platform';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -31,14 +23,14 @@ export interface SearchPage {
 @Injectable()
 export class AssetSearchService {
   constructor(
-    private readonly repository: AssetSearchRepository,
+    private readonly queries: AssetQueries,
     private readonly planner: SearchPlanner,
     private readonly mapper: AssetSummaryMapper,
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
     private readonly permissions: PermissionsService,
     private readonly actors: ActorService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
   ) {}
 
   async search(caller: Principal, actor: ActorUser, params: QueryParams): Promise<SearchPage> {
@@ -56,12 +48,9 @@ export class AssetSearchService {
       this.permissions.grantsFor(searcher),
     ]);
     const sort = this.planner.sort(order, attributes);
-    const sql = withCondition(
-      await this.planner.plan(criteria, attributes),
-      assetVisibilityCondition(searcher, grants, 'a'),
-    );
-    const { total, ids } = await this.repository.page(
-      sql,
+    const filter = await this.planner.plan(criteria, attributes, { actor: searcher, grants });
+    const { total, ids } = await this.queries.page(
+      filter,
       sort,
       order.descending,
       paging.offset,
@@ -70,8 +59,8 @@ export class AssetSearchService {
     if (ids.length === 0) return { summaries: [], total, paging };
     const languageKey = this.languages.isDefault(language) ? '' : language;
     const [states, displayAttributeIds, assetTypes] = await Promise.all([
-      this.repository.loadStates(ids, [...new Set(['', languageKey])]),
-      this.repository.displayAttributeIds(),
+      this.queries.states(ids, [...new Set(['', languageKey])]),
+      this.catalog.displayAttributeIds(),
       this.catalog.assetTypes(),
     ]);
     const context = { attributes, languageKey, displayAttributeIds, assetTypes };
@@ -85,20 +74,12 @@ export class AssetSearchService {
     username: string | undefined,
   ): Promise<ActorUser> {
     if (username === undefined) return actor;
-    const user = await this.users.findByUsername(username);
-    if (user === null)
+    const [userId] = await this.users.idsByUsername(username);
+    if (userId === undefined)
       throw new InvalidInput(`username ${JSON.stringify(username.slice(0, 100))} does not name a user`);
-    if (actor.id !== caller.user.id && actor.id !== user.id) {
+    if (actor.id !== caller.user.id && actor.id !== userId) {
       throw new InvalidInput('userId and username name different users');
     }
-    return this.actors.resolve(caller.user, user.id, 'username');
+    return this.actors.resolve(caller.user, userId, 'username');
   }
-}
-
-function withCondition(
-  sql: SearchSql,
-  condition: { sql: string; params: Record<string, unknown> } | undefined,
-): SearchSql {
-  if (condition === undefined) return sql;
-  return { where: [...sql.where, condition.sql], params: { ...sql.params, ...condition.params } };
 }

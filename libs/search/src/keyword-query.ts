@@ -1,16 +1,12 @@
+import { TermQuery } from '@dam/assets';
 import { InvalidInput, searchTokens } from '@dam/platform';
 
 /**
- * A parsed keyword query. A term holds the index tokens of one word as the index keeps them (a word
- * such as `O'Brien` is two tokens, all required); `prefix` makes the last token a prefix (`bri*`).
- * `all` is the lone `*`.
+ * A parsed keyword query: the assets area's TermQuery. A term holds the index tokens of one word as the
+ * index keeps them (a word such as `O'Brien` is two tokens, all required); `prefix` makes the last token
+ * a prefix (`bri*`). `all` is the lone `*`.
  */
-export type KeywordQuery =
-  | { kind: 'term'; tokens: string[]; prefix: boolean }
-  | { kind: 'all' }
-  | { kind: 'and'; items: KeywordQuery[] }
-  | { kind: 'or'; items: KeywordQuery[] }
-  | { kind: 'not'; item: KeywordQuery };
+export type KeywordQuery = TermQuery;
 
 const MAX_TERMS = 32;
 const MAX_LENGTH = 1000;

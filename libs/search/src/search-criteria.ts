@@ -1,17 +1,6 @@
-import { InvalidInput, parseOptionalId } from '@dam/platform';
+import { IdRange, TimeBound } from '@dam/assets';
+import { InvalidInput, parseBoolean, parseOptionalId, QueryParams } from '@dam/platform';
 import { KeywordQuery, parseKeywordQuery } from './keyword-query';
-import { QueryParams } from '@dam/platform';
-
-export interface IdRange {
-  from: number;
-  to: number;
-}
-
-/** A bound on a timestamp: `<` for the day after a date-only upper bound, `<=` for a date-time one. */
-export interface TimeBound {
-  op: '>=' | '<' | '<=';
-  at: Date;
-}
 
 export interface AttributeFilter {
   attributeId: number;
@@ -74,9 +63,9 @@ export function parseSearchCriteria(params: QueryParams): SearchCriteria {
     dateModified: bounds(params, 'dateModLower', 'dateModUpper'),
     descriptiveCategoryIds: ids(params, 'descriptiveCategoryForm.categoryIds'),
     permissionCategoryIds: ids(params, 'permissionCategoryForm.categoryIds'),
-    includeImplicitCategoryMembers: booleanOf(params, 'includeImplicitCategoryMembers') ?? false,
+    includeImplicitCategoryMembers: parseBoolean(params.single('includeImplicitCategoryMembers'), 'includeImplicitCategoryMembers') ?? false,
     approvalStatuses: approvalStatuses(params),
-    unsubmitted: booleanOf(params, 'unsubmitted'),
+    unsubmitted: parseBoolean(params.single('unsubmitted'), 'unsubmitted'),
     parentIds: ids(params, 'parentIds'),
   };
 }
@@ -84,16 +73,8 @@ export function parseSearchCriteria(params: QueryParams): SearchCriteria {
 export function parseSearchOrder(params: QueryParams): SearchOrder {
   return {
     sortAttributeId: positiveId(params.single('sortAttributeId'), 'sortAttributeId'),
-    descending: booleanOf(params, 'sortDescending') ?? false,
+    descending: parseBoolean(params.single('sortDescending'), 'sortDescending') ?? false,
   };
-}
-
-export function booleanOf(params: QueryParams, name: string): boolean | undefined {
-  const raw = params.single(name);
-  if (raw === undefined) return undefined;
-  if (/^true$/i.test(raw)) return true;
-  if (/^false$/i.test(raw)) return false;
-  throw new InvalidInput(`${name} must be true or false`);
 }
 
 function attributeFilters(params: QueryParams): AttributeFilter[] {

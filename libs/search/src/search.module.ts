@@ -1,20 +1,21 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AccessModule } from '@dam/access';
+import { AccessLevelsModule } from '@dam/access-levels';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
+import { CategoriesModule } from '@dam/categories';
 import { RootLinks } from '@dam/platform';
 import { AssetSearchController } from './asset-search.controller';
-import { AssetSearchRepository } from './asset-search.repository';
 import { AssetSearchService } from './asset-search.service';
 import { AssetSummaryMapper } from './asset-summary.mapper';
 import { SearchPlanner } from './search-planner.service';
 
-/** Asset search over the token index kept by the assets write path. */
+/** Asset search: criteria become an AssetFilter that the assets area answers (AssetQueries). */
 @Module({
-  imports: [AccessModule, AttributesModule, AssetsModule],
+  imports: [AccessModule, AccessLevelsModule, CategoriesModule, AttributesModule, AssetsModule],
   controllers: [AssetSearchController],
-  providers: [AssetSearchRepository, SearchPlanner, AssetSummaryMapper, AssetSearchService],
-  exports: [AssetSearchRepository, SearchPlanner],
+  providers: [SearchPlanner, AssetSummaryMapper, AssetSearchService],
+  exports: [SearchPlanner],
 })
 export class SearchModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

@@ -1,2 +1,3 @@
 export * from './signed-urls.module';
 export * from './sign-url.service';
+export * from './dto/sign-url.request';

@@ -4,6 +4,13 @@ import { InvalidInput, UrlService, UrlSigner } from '@dam/platform';
 
 const SIGNATURE_PARAMETERS = ['timestamp', 'key', SIGNER_PARAMETER];
 
+/** Only URLs of this service's own REST API may be signed. */
+export class NotOwnRestUrl extends InvalidInput {
+  constructor(url: string, root: string) {
+    super(`"${url.slice(0, 200)}" is not a URL of this service's REST API (${root})`);
+  }
+}
+
 /**
  * Signs URLs of this service's REST API for GET without a token. The signature covers the path, every
  * query parameter and the expiry, and names the signing actor, so the URL can do exactly what the actor
@@ -39,9 +46,7 @@ export class SignUrlService {
       parsed.password === '' &&
       (parsed.pathname === root.pathname || parsed.pathname.startsWith(`${root.pathname}/`));
     if (parsed === undefined || !below) {
-      throw new InvalidInput(
-        `"${url.slice(0, 200)}" is not a URL of this service's REST API (${root.toString()})`,
-      );
+      throw new NotOwnRestUrl(url, root.toString());
     }
     parsed.hash = '';
     return parsed;

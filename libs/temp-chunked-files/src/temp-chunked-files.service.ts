@@ -1,19 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
-import {
-  AppConfig,
-  InvalidInput,
-  UnknownResource,
-  ObjectStorage,
-  TooLarge,
-  sizeLimited,
-  UrlService,
-} from '@dam/platform';
+import { AppConfig, concatenated, ObjectStorage, sizeLimited, TooLarge, UrlService } from '@dam/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { TempChunkEntity } from './entities/temp-chunk.entity';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 import { TempChunkedFilesRepository } from './temp-chunked-files.repository';
+import {
+  ChunkTooLarge,
+  NotATempFileUrl,
+  TempFileNotFound,
+  TempFileNotUsable,
+} from './temp-chunked-file-errors';
 import { isTempFileId, tempFilePrefix } from './temp-file-id';
 
 export interface StoredChunk {
@@ -72,7 +69,7 @@ export class TempChunkedFilesService {
   ): Promise<StoredChunk> {
     await this.usableFileOrThrow(actor, id);
     const max = this.config.maxChunkBytes;
-    const tooLarge = (): TooLarge => new TooLarge(`a chunk may hold at most ${max} bytes`);
+    const tooLarge = (): TooLarge => new ChunkTooLarge(max);
     if (declaredLength !== undefined && declaredLength > max) throw tooLarge();
     const key = `${tempFilePrefix(id)}${index}-${randomBytes(8).toString('hex')}`;
     let size: number;
@@ -91,7 +88,7 @@ export class TempChunkedFilesService {
     });
     if (!outcome.switched) {
       await this.deleteObjectQuietly(key);
-      throw notFound(id);
+      throw new TempFileNotFound(id);
     }
     if (outcome.replacedKey !== undefined) await this.deleteObjectQuietly(outcome.replacedKey);
     return { index, size };
@@ -103,13 +100,16 @@ export class TempChunkedFilesService {
     const chunks = await this.files.listChunks(id);
     return {
       size: chunks.reduce((sum, chunk) => sum + chunk.size, 0),
-      body: this.concatenated(chunks),
+      body: concatenated(
+        chunks.map((chunk) => chunk.storageKey),
+        (key) => this.storage.get(key),
+      ),
     };
   }
 
   async delete(actor: ActorUser, id: string): Promise<void> {
     const file = await this.files.findById(id);
-    if (file === null || !mayUse(actor, file)) throw notFound(id);
+    if (file === null || !mayUse(actor, file)) throw new TempFileNotFound(id);
     if (await this.files.delete(id)) await this.storage.deletePrefix(tempFilePrefix(id));
   }
 
@@ -120,7 +120,7 @@ export class TempChunkedFilesService {
   async chunkKeysOrThrow(actor: ActorUser, id: string): Promise<string[]> {
     const file = isTempFileId(id) ? await this.files.findById(id) : null;
     if (file === null || !mayUse(actor, file)) {
-      throw new InvalidInput(`temp chunked file ${id.slice(0, 40)} does not exist or is not yours`);
+      throw new TempFileNotUsable(id);
     }
     await this.files.touch(id, new Date());
     return (await this.files.listChunks(id)).map((chunk) => chunk.storageKey);
@@ -130,8 +130,7 @@ export class TempChunkedFilesService {
   parseUrlOrThrow(url: unknown): string {
     const id = this.urls.matchRest(url, 'temp-chunked-files/:id')?.id;
     if (id === undefined || !isTempFileId(id)) {
-      const shown = typeof url === 'string' ? `"${url.slice(0, 200)}"` : 'the value';
-      throw new InvalidInput(`${shown} is not a temp chunked file URL`);
+      throw new NotATempFileUrl(url);
     }
     return id;
   }
@@ -179,19 +178,9 @@ export class TempChunkedFilesService {
   /** The file when the actor may use it, touched now; 404 otherwise. */
   private async usableFileOrThrow(actor: ActorUser, id: string): Promise<TempChunkedFileEntity> {
     const file = await this.files.findById(id);
-    if (file === null || !mayUse(actor, file)) throw notFound(id);
+    if (file === null || !mayUse(actor, file)) throw new TempFileNotFound(id);
     await this.files.touch(id, new Date());
     return file;
-  }
-
-  private concatenated(chunks: TempChunkEntity[]): Readable {
-    const storage = this.storage;
-    async function* bytes(): AsyncGenerator<Buffer> {
-      for (const chunk of chunks) {
-        for await (const data of await storage.get(chunk.storageKey)) yield data as Buffer;
-      }
-    }
-    return Readable.from(bytes(), { objectMode: false });
   }
 
   private async deleteObjectQuietly(key: string): Promise<void> {
@@ -208,8 +197,4 @@ export class TempChunkedFilesService {
 /** The creator, admins and the application user; nobody once the creator is deleted, but admins. */
 function mayUse(actor: ActorUser, file: TempChunkedFileEntity): boolean {
   return isPrivileged(actor) || file.createdByUserId === actor.id;
-}
-
-function notFound(id: string): UnknownResource {
-  return new UnknownResource(`temp chunked file ${id} does not exist`);
 }

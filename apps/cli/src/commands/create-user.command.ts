@@ -1,4 +1,4 @@
-import { ApplicationUserBootstrap, toActor, UsersService } from '@dam/access';
+import { ApplicationUserBootstrap, UsersService } from '@dam/access';
 import { CliCommand, parseCommandLine, UsageError } from './command';
 
 /** The API's rule for passwords (UpdateUserDto). */
@@ -21,7 +21,7 @@ export const createUserCommand: CliCommand = {
     }
     const app = await context();
     const users = app.get(UsersService);
-    const actor = toActor(await app.get(ApplicationUserBootstrap).ensureApplicationUser());
+    const actor = await app.get(ApplicationUserBootstrap).ensureApplicationUser();
     const user = await users.create(actor, positionals[0]);
     if (values.admin === true || password !== undefined) {
       await users.update(actor, user.id, { isAdmin: values.admin === true, password });

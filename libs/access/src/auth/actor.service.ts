@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidInput, NotPermitted, parseOptionalId } from '@dam/platform';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { ActorUser, isPrivileged } from './actor';
 
 /**
@@ -9,23 +9,14 @@ import { ActorUser, isPrivileged } from './actor';
  */
 @Injectable()
 export class ActorService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(private readonly users: UsersService) {}
 
   async resolve(caller: ActorUser, requested: unknown, parameter = 'userId'): Promise<ActorUser> {
     const id = parseOptionalId(requested, parameter);
     if (id === undefined || id === caller.id) return caller;
     if (!isPrivileged(caller)) throw new NotPermitted(`you may not act as another user (${parameter})`);
-    const user = id > 0 ? await this.users.findById(id) : null;
+    const user = id > 0 ? await this.users.findActor(id) : null;
     if (user === null) throw new InvalidInput(`${parameter} ${id} does not name a user`);
-    return toActor(user);
+    return user;
   }
-}
-
-export function toActor(user: {
-  id: number;
-  username: string;
-  isAdmin: boolean;
-  isApplication: boolean;
-}): ActorUser {
-  return { id: user.id, username: user.username, isAdmin: user.isAdmin, isApplication: user.isApplication };
 }

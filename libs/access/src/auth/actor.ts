@@ -23,3 +23,13 @@ export interface AuthenticatedRequest {
   principal?: Principal;
   actor?: ActorUser;
 }
+
+/** The actor fields of a user row. */
+export function toActor(user: {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+  isApplication: boolean;
+}): ActorUser {
+  return { id: user.id, username: user.username, isAdmin: user.isAdmin, isApplication: user.isApplication };
+}

@@ -4,9 +4,9 @@ import { AppConfig, NotAuthenticated, UrlSigner } from '@dam/platform';
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
-import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
 import { AuthenticatedRequest, Principal } from './actor';
-import { ActorService, toActor } from './actor.service';
+import { ActorService } from './actor.service';
 import { IS_PUBLIC } from '@dam/platform';
 import { SignedUrlAuthenticator } from './signed-url.authenticator';
 
@@ -23,7 +23,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly actors: ActorService,
     config: AppConfig,
     signer: UrlSigner,
@@ -63,8 +63,8 @@ export class AuthGuard implements CanActivate {
     }
     if (this.signedUrls.presentsSignature(request)) return this.signedUrls.authenticate(request);
     if (this.isTrusted(request.socket.remoteAddress)) {
-      const application = await this.users.findApplicationUser();
-      if (application !== null) return { user: toActor(application), via: 'trusted-network' };
+      const application = await this.users.applicationActor();
+      if (application !== null) return { user: application, via: 'trusted-network' };
     }
     throw new NotAuthenticated('an access token is required (Authorization: Bearer <token>)');
   }

@@ -1,8 +1,7 @@
-import { parseOptionalId, NotAuthenticated, UrlSigner } from '@dam/platform';
+import { NotAuthenticated, parsePositiveId, UrlSigner } from '@dam/platform';
 import type { Request } from 'express';
-import { UsersRepository } from '../users/users.repository';
-import { Principal } from './actor';
-import { toActor } from './actor.service';
+import { UsersService } from '../users/users.service';
+import { ActorUser, Principal } from './actor';
 
 /** The query parameter naming the user a signed URL acts as (set by POST /rest/sign-url, signed with the rest). */
 export const SIGNER_PARAMETER = 'signer';
@@ -14,7 +13,7 @@ export const SIGNER_PARAMETER = 'signer';
 export class SignedUrlAuthenticator {
   constructor(
     private readonly signer: UrlSigner,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
   ) {}
 
   /** Whether the request presents a signature (only reads may be signed). */
@@ -31,16 +30,17 @@ export class SignedUrlAuthenticator {
     if (check === 'expired') throw new NotAuthenticated('the signed URL has expired');
     const user = check === 'valid' ? await this.signingUser(request.query[SIGNER_PARAMETER]) : null;
     if (user === null) throw new NotAuthenticated('the signed URL is invalid');
-    return { user: toActor(user), via: 'signed-url' };
+    return { user, via: 'signed-url' };
   }
 
-  private async signingUser(raw: unknown) {
-    let id: number | undefined;
+  /** A signer that is not a user id (absent, malformed, repeated) makes the signature invalid, not a 400. */
+  private async signingUser(raw: unknown): Promise<ActorUser | null> {
+    let id: number;
     try {
-      id = parseOptionalId(raw, SIGNER_PARAMETER);
+      id = parsePositiveId(raw, SIGNER_PARAMETER);
     } catch {
       return null;
     }
-    return id === undefined || id <= 0 ? null : this.users.findById(id);
+    return this.users.findActor(id);
   }
 }

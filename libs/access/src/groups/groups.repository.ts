@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { refuseForeignKeyViolations } from '@dam/platform';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { isPermission } from '../permissions/permission';
 import { GroupPermissionRow } from '../permissions/permission-tree';
 import { GroupEntity } from '../users/entities/group.entity';
@@ -45,18 +45,6 @@ export class GroupsRepository {
         permissions.push({ accessLevelId: row.accessLevelId, permission: row.permission });
     }
     return { id: group.id, name: group.name, permissions };
-  }
-
-  /** The ids among `ids` that name an access level. */
-  async existingAccessLevelIds(ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows: Array<{ id: number | string }> = await this.dataSource
-      .createQueryBuilder()
-      .select('al.id', 'id')
-      .from('access_levels', 'al')
-      .where({ id: In(ids) })
-      .getRawMany();
-    return new Set(rows.map((row) => Number(row.id)));
   }
 
   async create(name: string, permissions: GroupPermissionRow[]): Promise<GroupView> {

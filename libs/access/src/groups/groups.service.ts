@@ -4,6 +4,8 @@ import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform
 
 import { ActorUser } from '../auth/actor';
 
+import { AccessLevelTree } from '../permissions/access-level-tree.port';
+
 import { isPermission, PERMISSIONS } from '../permissions/permission';
 
 import { GroupPermissionRow } from '../permissions/permission-tree';
@@ -20,6 +22,7 @@ export class GroupsService {
   constructor(
     private readonly groups: GroupsRepository,
     private readonly urls: UrlService,
+    private readonly levels: AccessLevelTree,
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -81,7 +84,7 @@ export class GroupsService {
       }
       wanted.set(levelId, names);
     }
-    const existing = await this.groups.existingAccessLevelIds([...wanted.keys()]);
+    const existing = new Set((await this.levels.nodes()).map((level) => level.id));
     const missing = [...wanted.keys()].find((levelId) => !existing.has(levelId));
     if (missing !== undefined)
       throw new InvalidInput(`"${urlOf.get(missing) ?? missing}" names no access level`);

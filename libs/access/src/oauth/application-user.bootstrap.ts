@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig, isUniqueViolation } from '@dam/platform';
+import { ActorUser, toActor } from '../auth/actor';
 import { UserEntity } from '../users/entities/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
@@ -28,12 +29,13 @@ export class ApplicationUserBootstrap implements OnModuleInit {
     await this.ensureClient(user);
   }
 
-  async ensureApplicationUser(): Promise<UserEntity> {
+  /** The application user as an actor, created when missing. */
+  async ensureApplicationUser(): Promise<ActorUser> {
     const existing = await this.users.findApplicationUser();
-    if (existing !== null) return existing;
+    if (existing !== null) return toActor(existing);
     const now = new Date();
     try {
-      return await this.users.save(
+      const created = await this.users.save(
         Object.assign(new UserEntity(), {
           username: APPLICATION_USERNAME,
           emailAddress: null,
@@ -47,15 +49,16 @@ export class ApplicationUserBootstrap implements OnModuleInit {
           updatedAt: now,
         }),
       );
+      return toActor(created);
     } catch (error) {
       // Another instance booting at the same moment created it first.
       const created = await this.users.findApplicationUser();
-      if (created !== null && (isUniqueViolation(error) || error instanceof Error)) return created;
+      if (created !== null && (isUniqueViolation(error) || error instanceof Error)) return toActor(created);
       throw error;
     }
   }
 
-  private async ensureClient(user: UserEntity): Promise<void> {
+  private async ensureClient(user: ActorUser): Promise<void> {
     const { clientId, clientSecret } = this.config;
     if (clientId !== undefined && clientSecret !== undefined) {
       const client = await this.clients.findByClientId(clientId);

@@ -4,7 +4,7 @@ import { AppConfig } from '@dam/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { IsNull, LessThan, Repository } from 'typeorm';
 import { ActorUser } from '../auth/actor';
-import { toActor } from '../auth/actor.service';
+import { toActor } from '../auth/actor';
 import { UsersRepository } from '../users/users.repository';
 import { OAuthClientEntity } from './entities/oauth-client.entity';
 import { OAuthTokenEntity, TokenKind } from './entities/oauth-token.entity';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { AccessGrants } from './access-grants';
+import { AccessLevelTree } from './access-level-tree.port';
 import { computeGrants } from './permission-tree';
 import { PermissionsRepository } from './permissions.repository';
 
@@ -9,10 +10,13 @@ import { PermissionsRepository } from './permissions.repository';
  */
 @Injectable()
 export class PermissionsService {
-  constructor(private readonly repository: PermissionsRepository) {}
+  constructor(
+    private readonly repository: PermissionsRepository,
+    private readonly tree: AccessLevelTree,
+  ) {}
 
   async grantsFor(actor: ActorUser): Promise<AccessGrants> {
-    const levels = await this.repository.levelTree();
+    const levels = await this.tree.nodes();
     if (isPrivileged(actor)) return AccessGrants.everything(levels.map((level) => level.id));
     const rows = await this.repository.permissionsOfUser(actor.id);
     return computeGrants(levels, rows);

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput, parseBoolean } from '@dam/platform';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { UserMapper, UserRepresentation } from './user.mapper';
@@ -39,11 +39,8 @@ export class UserSearchController {
       if (typeof value !== 'string') throw new InvalidInput(`${field} must be given once`);
       criteria[field] = value;
     }
-    const exact = query.exactTextMatch;
-    if (exact !== undefined && exact !== 'true' && exact !== 'false') {
-      throw new InvalidInput('exactTextMatch must be true or false');
-    }
-    const users = await this.users.search(actor, { ...criteria, exactTextMatch: exact === 'true' });
+    const exactTextMatch = parseBoolean(query.exactTextMatch, 'exactTextMatch') ?? false;
+    const users = await this.users.search(actor, { ...criteria, exactTextMatch });
     return users.map((user) => this.mapper.toRepresentation(user));
   }
 }

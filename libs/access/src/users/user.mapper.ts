@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UrlService } from '@dam/platform';
-import { UserEntity } from './entities/user.entity';
+import { User } from './user';
 
 /** Spec 2.6. Secrets (the password hash) never leave. */
 export interface UserRepresentation {
@@ -23,7 +23,7 @@ export class UserMapper {
     return this.urls.rest('users', id);
   }
 
-  toRepresentation(user: UserEntity): UserRepresentation {
+  toRepresentation(user: User): UserRepresentation {
     return {
       id: user.id,
       url: this.url(user.id),
@@ -31,7 +31,7 @@ export class UserMapper {
       emailAddress: user.emailAddress,
       forename: user.forename,
       surname: user.surname,
-      groupIds: (user.groups ?? []).map((group) => group.id).sort((a, b) => a - b),
+      groupIds: user.groupIds,
       isAdmin: user.isAdmin || user.isApplication,
       lightboxUrl: this.urls.rest('users', user.id, 'lightboxes'),
     };

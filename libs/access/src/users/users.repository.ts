@@ -76,6 +76,23 @@ export class UsersRepository {
     return query.getMany();
   }
 
+  /** Usernames of the users among `ids` that exist. */
+  async usernames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.users.find({ select: { id: true, username: true }, where: { id: In(ids) } });
+    return new Map(rows.map((row) => [row.id, row.username]));
+  }
+
+  /** Every user id, in username order (then id). */
+  async idsInUsernameOrder(): Promise<number[]> {
+    const rows = await this.users.find({ select: { id: true }, order: { username: 'ASC', id: 'ASC' } });
+    return rows.map((row) => row.id);
+  }
+
+  exists(id: number): Promise<boolean> {
+    return this.users.existsBy({ id });
+  }
+
   findGroups(ids: number[]): Promise<GroupEntity[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.groups.findBy({ id: In(ids) });
   }

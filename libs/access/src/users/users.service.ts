@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidInput, StateConflict, NotPermitted, UnknownResource, Paging } from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
+import { toActor } from '../auth/actor';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
+import { User } from './user';
 import { UserSearchCriteria, UsersRepository } from './users.repository';
 import { requireAdmin } from '../auth/policy';
 
@@ -20,7 +22,7 @@ export class UsersService {
     return this.users.listIds(paging && { offset: paging.offset, limit: paging.pageSize });
   }
 
-  async create(actor: ActorUser, rawUsername: unknown): Promise<UserEntity> {
+  async create(actor: ActorUser, rawUsername: unknown): Promise<User> {
     requireAdmin(actor, 'manage users');
     const username = validUsername(rawUsername);
     if ((await this.users.findByUsername(username)) !== null) {
@@ -39,18 +41,18 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     });
-    return this.users.save(user);
+    return toUser(await this.users.save(user));
   }
 
-  async get(actor: ActorUser, id: number): Promise<UserEntity> {
+  async get(actor: ActorUser, id: number): Promise<User> {
     if (!isPrivileged(actor) && actor.id !== id) throw new NotPermitted('you may only read your own user');
     return this.getOrThrow(id);
   }
 
-  async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<UserEntity> {
+  async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<User> {
     if (!isPrivileged(actor) && actor.id !== id)
       throw new NotPermitted('only administrators may change other users');
-    const user = await this.getOrThrow(id);
+    const user = await this.entityOrThrow(id);
     if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
     if (changes.username !== undefined) user.username = validUsername(changes.username);
     if (changes.emailAddress !== undefined) user.emailAddress = emptyToNull(changes.emailAddress);
@@ -66,7 +68,7 @@ export class UsersService {
 
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'manage users');
-    const user = await this.getOrThrow(id);
+    const user = await this.entityOrThrow(id);
     if (user.isApplication) throw new InvalidInput('the application user cannot be deleted');
     if (user.id === actor.id) throw new InvalidInput('you cannot delete your own user');
     await this.users.delete(id);
@@ -82,12 +84,54 @@ export class UsersService {
     await this.delete(actor, user.id);
   }
 
-  async search(actor: ActorUser, criteria: UserSearchCriteria): Promise<UserEntity[]> {
+  async search(actor: ActorUser, criteria: UserSearchCriteria): Promise<User[]> {
     requireAdmin(actor, 'manage users');
-    return this.users.search(criteria);
+    return (await this.users.search(criteria)).map(toUser);
   }
 
-  async getOrThrow(id: number): Promise<UserEntity> {
+  async getOrThrow(id: number): Promise<User> {
+    return toUser(await this.entityOrThrow(id));
+  }
+
+  /** The user named `username`, or null. */
+  async findByUsername(username: string): Promise<User | null> {
+    const user = await this.users.findByUsername(username);
+    return user === null ? null : toUser(user);
+  }
+
+  /** The user as an actor (for acting as them, or as the owner of something), or null when unknown. */
+  async findActor(userId: number): Promise<ActorUser | null> {
+    const user = await this.users.findById(userId);
+    return user === null ? null : toActor(user);
+  }
+
+  /** The application user as an actor, or null before the bootstrap created it. */
+  async applicationActor(): Promise<ActorUser | null> {
+    const user = await this.users.findApplicationUser();
+    return user === null ? null : toActor(user);
+  }
+
+  exists(userId: number): Promise<boolean> {
+    return this.users.exists(userId);
+  }
+
+  /** Usernames of the users among `ids` that exist (unknown ids are absent from the map). */
+  usernames(ids: number[]): Promise<Map<number, string>> {
+    return this.users.usernames([...new Set(ids)]);
+  }
+
+  /** The id of the user named exactly `username`: none or one. */
+  async idsByUsername(username: string): Promise<number[]> {
+    const user = await this.users.findByUsername(username);
+    return user === null ? [] : [user.id];
+  }
+
+  /** Every user id, ordered by username (then id): what sorting by user compares. */
+  idsInUsernameOrder(): Promise<number[]> {
+    return this.users.idsInUsernameOrder();
+  }
+
+  private async entityOrThrow(id: number): Promise<UserEntity> {
     const user = await this.users.findById(id);
     if (user === null) throw new UnknownResource(`user ${id} does not exist`);
     return user;
@@ -100,6 +144,19 @@ export class UsersService {
     if (missing.length > 0) throw new InvalidInput(`group ${missing.join(', ')} does not exist`);
     return groups;
   }
+}
+
+function toUser(user: UserEntity): User {
+  return {
+    id: user.id,
+    username: user.username,
+    emailAddress: user.emailAddress,
+    forename: user.forename,
+    surname: user.surname,
+    isAdmin: user.isAdmin,
+    isApplication: user.isApplication,
+    groupIds: (user.groups ?? []).map((group) => group.id).sort((a, b) => a - b),
+  };
 }
 
 /** A user editing themself may change their names, email and password, nothing that grants power. */

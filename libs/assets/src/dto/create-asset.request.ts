@@ -1,6 +1,6 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
 import { parseStringPromise } from 'xml2js';
-import { isRecord, readBoolean, readId } from './request-fields';
+import { isRecord } from './request-fields';
 
 /** Spec 2.5, read from JSON or XML. */
 export interface CreateAssetRequest {
@@ -25,7 +25,7 @@ export async function readCreateAssetRequest(body: unknown): Promise<CreateAsset
 function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
   const levels = Array.isArray(body.accessLevels) ? body.accessLevels : [];
   const accessLevelIds = levels.map((level) =>
-    readId(isRecord(level) ? level.id : level, 'an access level id'),
+    parsePositiveId(isRecord(level) ? level.id : level, 'an access level id'),
   );
   const assetTypeUrl = body.assetTypeUrl;
   if (assetTypeUrl !== undefined && assetTypeUrl !== null && typeof assetTypeUrl !== 'string') {
@@ -34,7 +34,7 @@ function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
   return {
     accessLevelIds: [...new Set(accessLevelIds)],
     createAsUserId: body.createAsUserId,
-    submit: readBoolean(body.submit, 'submit') ?? true,
+    submit: parseBoolean(body.submit, 'submit') ?? true,
     assetTypeUrl: assetTypeUrl === null || assetTypeUrl === '' ? undefined : assetTypeUrl,
   };
 }

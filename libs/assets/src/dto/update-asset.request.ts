@@ -1,5 +1,5 @@
-import { InvalidInput } from '@dam/platform';
-import { isRecord, readBoolean, readId } from './request-fields';
+import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
+import { isRecord } from './request-fields';
 
 /** The writable parts of an asset PUT (spec 4.5.3); every other field of the representation is ignored. */
 export interface UpdateAssetRequest {
@@ -15,8 +15,8 @@ export function readUpdateAssetRequest(body: unknown): UpdateAssetRequest {
   return {
     attributes: readAttributes(body.attributes),
     parents: readParents(body.parents),
-    submitted: readBoolean(body.submitted, 'submitted'),
-    archived: readBoolean(body.archived, 'archived'),
+    submitted: parseBoolean(body.submitted, 'submitted'),
+    archived: parseBoolean(body.archived, 'archived'),
   };
 }
 
@@ -26,7 +26,7 @@ function readAttributes(raw: unknown): Map<number, string> {
   if (!Array.isArray(raw)) throw new InvalidInput('attributes must be a list of {id, value}');
   for (const entry of raw) {
     if (!isRecord(entry)) throw new InvalidInput('each attribute must be an object {id, value}');
-    const id = readId(entry.id, 'an attribute id');
+    const id = parsePositiveId(entry.id, 'an attribute id');
     const value = entry.value;
     if (value === undefined) continue;
     if (value === null) attributes.set(id, '');

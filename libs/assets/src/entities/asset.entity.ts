@@ -13,6 +13,10 @@ export class AssetEntity {
   @Column({ name: 'upload_pending', type: 'boolean', default: false })
   uploadPending: boolean;
 
+  /** A new file uploaded with edit-with-approval awaits approval (kept by the content area). */
+  @Column({ name: 'content_pending', type: 'boolean', default: false })
+  contentPending: boolean;
+
   @Column({ type: 'boolean', default: false })
   archived: boolean;
 

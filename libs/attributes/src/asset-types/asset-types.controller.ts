@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
 import type { Response } from 'express';
-import { AssetTypeEntity } from '../entities/asset-type.entity';
+import { AssetType } from './asset-type';
 import { pageOf } from '../paged-list';
 import { AssetTypesService } from './asset-types.service';
 
@@ -35,7 +35,7 @@ export class AssetTypesController {
     return this.toRepresentation(await this.assetTypes.get(id));
   }
 
-  private toRepresentation({ id, name }: AssetTypeEntity): AssetTypeRepresentation {
+  private toRepresentation({ id, name }: AssetType): AssetTypeRepresentation {
     return { url: this.urls.rest('asset-types', id), id, name };
   }
 }

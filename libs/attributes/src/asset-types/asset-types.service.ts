@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnknownResource } from '@dam/platform';
-import { AssetTypeEntity } from '../entities/asset-type.entity';
+import { AssetType } from './asset-type';
 import { AssetTypesRepository } from './asset-types.repository';
 
 /**
@@ -11,13 +11,21 @@ import { AssetTypesRepository } from './asset-types.repository';
 export class AssetTypesService {
   constructor(private readonly assetTypes: AssetTypesRepository) {}
 
-  list(): Promise<AssetTypeEntity[]> {
-    return this.assetTypes.findAll();
+  async list(): Promise<AssetType[]> {
+    return (await this.assetTypes.findAll()).map(toAssetType);
   }
 
-  async get(id: number): Promise<AssetTypeEntity> {
+  async get(id: number): Promise<AssetType> {
     const assetType = await this.assetTypes.findById(id);
     if (assetType === null) throw new UnknownResource(`asset type ${id} does not exist`);
-    return assetType;
+    return toAssetType(assetType);
   }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.assetTypes.findById(id)) !== null;
+  }
+}
+
+function toAssetType({ id, name }: AssetType): AssetType {
+  return { id, name };
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { TranslationsRepository } from '@dam/platform';
+import { TranslationsService } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { AttributeEntity } from '../entities/attribute.entity';
+import { DisplayAttributeGroupMemberEntity } from '../entities/display-attribute-group-member.entity';
+import { DisplayAttributeGroupEntity } from '../entities/display-attribute-group.entity';
 import { KeywordEntity } from '../entities/keyword.entity';
 
 export const ATTRIBUTE_TRANSLATION_TYPE = 'attribute';
@@ -17,11 +19,26 @@ export interface TranslatedText {
 export class AttributesRepository {
   constructor(
     @InjectRepository(AttributeEntity) private readonly attributes: Repository<AttributeEntity>,
-    private readonly translations: TranslationsRepository,
+    private readonly translations: TranslationsService,
   ) {}
 
   findAll(): Promise<AttributeEntity[]> {
     return this.attributes.find({ order: { displayOrder: 'ASC', id: 'ASC' } });
+  }
+
+  /** The attributes of the first display attribute group (display order, then id), in their order there. */
+  async displayAttributeIds(): Promise<number[]> {
+    const manager = this.attributes.manager;
+    const [first] = await manager
+      .getRepository(DisplayAttributeGroupEntity)
+      .find({ select: { id: true }, order: { displayOrder: 'ASC', id: 'ASC' }, take: 1 });
+    if (first === undefined) return [];
+    const members = await manager.getRepository(DisplayAttributeGroupMemberEntity).find({
+      select: { attributeId: true },
+      where: { groupId: first.id },
+      order: { position: 'ASC', attributeId: 'ASC' },
+    });
+    return members.map((member) => member.attributeId);
   }
 
   findById(id: number): Promise<AttributeEntity | null> {

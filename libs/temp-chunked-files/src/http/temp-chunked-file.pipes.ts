@@ -1,13 +1,13 @@
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
-import { InvalidInput, UnknownResource } from '@dam/platform';
 import type { Request } from 'express';
+import { BadChunkNumber, TempFileNotFound } from '../temp-chunked-file-errors';
 import { isTempFileId, MAX_CHUNK_INDEX } from '../temp-file-id';
 
 /** A temp file id in a path: anything but a lowercase UUID v4 names no temp file (404). */
 @Injectable()
 export class TempFileIdPipe implements PipeTransform<string, string> {
   transform(raw: string): string {
-    if (!isTempFileId(raw)) throw new UnknownResource(`temp chunked file ${raw.slice(0, 40)} does not exist`);
+    if (!isTempFileId(raw)) throw new TempFileNotFound(raw);
     return raw;
   }
 }
@@ -15,7 +15,7 @@ export class TempFileIdPipe implements PipeTransform<string, string> {
 export function parseChunkIndex(raw: unknown): number {
   const index = typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(index) || index > MAX_CHUNK_INDEX) {
-    throw new InvalidInput(`the chunk number must be a whole number from 0 to ${MAX_CHUNK_INDEX}`);
+    throw new BadChunkNumber(MAX_CHUNK_INDEX);
   }
   return index;
 }

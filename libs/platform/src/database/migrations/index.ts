@@ -8,6 +8,7 @@ import { SearchIndex1732280400000 } from './1732280400000-search-index';
 import { PublishingActions1732284000000 } from './1732284000000-publishing-actions';
 import { AssetContent1732287600000 } from './1732287600000-asset-content';
 import { AssetSortNumbers1732291200000 } from './1732291200000-asset-sort-numbers';
+import { AssetContentPending1732294800000 } from './1732294800000-asset-content-pending';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   PublishingActions1732284000000,
   AssetContent1732287600000,
   AssetSortNumbers1732291200000,
+  AssetContentPending1732294800000,
 ];

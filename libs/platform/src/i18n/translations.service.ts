@@ -9,9 +9,11 @@ export type FieldTexts = Map<string, string>;
 /**
  * Per-language texts of translatable fields (access level and category names, attribute labels, ...).
  * Entity types are short stable names such as `access-level`; the default language is never stored here.
+ * Platform owns the `translations` table; areas read and write their texts only through this service
+ * (writes take the caller's EntityManager when they belong to the caller's transaction).
  */
 @Injectable()
-export class TranslationsRepository {
+export class TranslationsService {
   constructor(
     @InjectRepository(TranslationEntity) private readonly translations: Repository<TranslationEntity>,
   ) {}

@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActorService } from './auth/actor.service';
+import { ApplicationUserBootstrap } from './oauth/application-user.bootstrap';
+import { OAuthClientEntity } from './oauth/entities/oauth-client.entity';
+import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
+import { OAuthClientsService } from './oauth/oauth-clients.service';
+import { OAuthService } from './oauth/oauth.service';
+import { TokenCleanupJob } from './oauth/token-cleanup.job';
+import { TokensService } from './oauth/tokens.service';
+import { GroupEntity } from './users/entities/group.entity';
+import { UserEntity } from './users/entities/user.entity';
+import { PasswordHasher } from './users/password-hasher';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+/**
+ * Who is calling: users, OAuth clients and tokens, actor resolution and the application user. Needs
+ * nothing from other areas, so the CLI boots with it alone (no permissions, no access levels).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, GroupEntity, OAuthClientEntity, OAuthTokenEntity])],
+  providers: [
+    PasswordHasher,
+    UsersRepository,
+    UsersService,
+    ActorService,
+    OAuthClientsService,
+    TokensService,
+    TokenCleanupJob,
+    OAuthService,
+    ApplicationUserBootstrap,
+  ],
+  exports: [
+    UsersService,
+    ActorService,
+    OAuthService,
+    OAuthClientsService,
+    TokensService,
+    ApplicationUserBootstrap,
+    PasswordHasher,
+  ],
+})
+export class IdentityModule {}

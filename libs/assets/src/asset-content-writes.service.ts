@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { AttributesCatalog } from '@dam/attributes';
+import { LanguageService } from '@dam/platform';
+import { EntityManager } from 'typeorm';
+import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
+import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
+import { AssetEntity } from './entities/asset.entity';
+
+/** A value the content area writes with a new file (read-only file attributes, embedded data). */
+export interface EmbeddedValue {
+  attributeId: number;
+  value: string;
+}
+
+/**
+ * What the content area writes on assets, inside ITS transaction (the caller's EntityManager), so a
+ * file and the asset facts it implies commit together while only this area touches the assets tables.
+ * Every method writes the asset row first, which locks it until commit: on MySQL (REPEATABLE READ) the
+ * first plain read fixes the snapshot, and one taken before the lock would hide the files of an upload
+ * queued behind it.
+ */
+@Injectable()
+export class AssetContentWrites {
+  constructor(
+    private readonly catalog: AttributesCatalog,
+    private readonly languages: LanguageService,
+  ) {}
+
+  /** Locks the asset row; false when the asset no longer exists. */
+  async lock(manager: EntityManager, assetId: number): Promise<boolean> {
+    await manager.query('UPDATE assets SET updated_at = updated_at WHERE id = ?', [assetId]);
+    return manager.getRepository(AssetEntity).existsBy({ id: assetId });
+  }
+
+  /** Whether a new file awaits edit approval (part of `approved` and of the pending-edit queue). */
+  async setContentPending(manager: EntityManager, assetId: number, pending: boolean): Promise<void> {
+    await manager.getRepository(AssetEntity).update({ id: assetId }, { contentPending: pending });
+  }
+
+  /** The type from the new content (File, Image, ...); the asset counts as modified. False when gone. */
+  async setContentType(manager: EntityManager, assetId: number, type: string): Promise<boolean> {
+    const assets = manager.getRepository(AssetEntity);
+    await assets.update({ id: assetId }, { type, updatedAt: new Date() });
+    return assets.existsBy({ id: assetId });
+  }
+
+  /** Writes default-language values and keeps the search index in step. */
+  async applyEmbeddedValues(
+    manager: EntityManager,
+    assetId: number,
+    values: readonly EmbeddedValue[],
+  ): Promise<void> {
+    const repository = manager.getRepository(AssetAttributeValueEntity);
+    for (const { attributeId, value } of values) {
+      await repository.upsert({ assetId, attributeId, language: '', value }, [
+        'assetId',
+        'attributeId',
+        'language',
+      ]);
+    }
+    const ids = values.map((value) => value.attributeId);
+    const typeOf = await attributeTypes(this.catalog, this.languages.defaultLanguage, ids);
+    await reindexAssetAttributes(manager, assetId, ids, typeOf);
+  }
+}

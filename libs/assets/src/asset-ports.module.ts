@@ -1,0 +1,28 @@
+import { Global, Module } from '@nestjs/common';
+import { AccessModule } from '@dam/access';
+import { LevelAssetCounts } from '@dam/access-levels';
+import { CategoryAssetCounts } from '@dam/categories';
+import { AssetQueries } from './ports/asset-queries.port';
+import { CategoryAssetCountsService, LevelAssetCountsService } from './queries/asset-counts.service';
+import { AssetQueriesRepository } from './queries/asset-queries.repository';
+import { AssetQueriesService } from './queries/asset-queries.service';
+
+/**
+ * Binds the ports the assets area implements: AssetQueries (its own, for the areas above) and the asset
+ * counts that access levels and categories declare. Global, so consumers just inject the abstract class.
+ */
+@Global()
+@Module({
+  imports: [AccessModule],
+  providers: [
+    AssetQueriesRepository,
+    AssetQueriesService,
+    LevelAssetCountsService,
+    CategoryAssetCountsService,
+    { provide: AssetQueries, useExisting: AssetQueriesService },
+    { provide: LevelAssetCounts, useExisting: LevelAssetCountsService },
+    { provide: CategoryAssetCounts, useExisting: CategoryAssetCountsService },
+  ],
+  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetQueriesService],
+})
+export class AssetPortsModule {}

@@ -1,0 +1,241 @@
+import { Viewer } from '@dam/access';
+import { exactValueToken, exceedsExactToken } from '@dam/platform';
+import { AssetFilter, AttributeCondition, TermQuery, TimeBound } from '../ports/asset-filter';
+
+/**
+ * The typed AssetFilter compiled to SQL conditions on the `assets` alias `a`, and the SQL forms of the
+ * asset rules (visibility, approval state) beside the in-memory ones in ../rules, whose spec checks that
+ * both agree. Nothing here leaves the assets area: callers hand in an AssetFilter.
+ */
+
+/** Named parameters unique within one query (`s0`, `s1`, ...), so fragments compose. */
+export class SqlParams {
+  readonly values: Record<string, unknown> = {};
+  private next = 0;
+
+  add(value: unknown): string {
+    const name = `s${this.next++}`;
+    this.values[name] = value;
+    return Array.isArray(value) ? `(:...${name})` : `:${name}`;
+  }
+}
+
+/** Conditions only the assets area itself asks for (never part of the AssetFilter port). */
+export interface InternalFilter extends AssetFilter {
+  /** Assets the viewer may approve: approve on every one of their levels (the approval queues). */
+  approvableBy?: Viewer;
+}
+
+const TOKENS = 'asset_search_tokens';
+
+/**
+ * The filter as SQL conditions on `a`, to be ANDed. Words go through the token index (`a.id IN (SELECT
+ * asset_id FROM asset_search_tokens ...)`, a semi-join both databases drive from the index); links
+ * through their own tables' indexes. Visibility comes last.
+ */
+export function filterConditions(filter: InternalFilter, params: SqlParams): string[] {
+  const where: string[] = [];
+  if (filter.keywords !== undefined)
+    where.push(keywordSql(filter.keywords.query, filter.keywords.attributeIds, params));
+  const attributes = filter.attributes;
+  if (attributes !== undefined && attributes.conditions.length > 0) {
+    const parts = attributes.conditions.map((condition) => attributeSql(condition, params));
+    where.push(`(${parts.join(` ${attributes.conjunction} `)})`);
+  }
+  if (filter.ids !== undefined && filter.ids.length > 0) {
+    const ranges = filter.ids.map(({ from, to }) =>
+      from === to ? `a.id = ${params.add(from)}` : `a.id BETWEEN ${params.add(from)} AND ${params.add(to)}`,
+    );
+    where.push(`(${ranges.join(' OR ')})`);
+  }
+  if (filter.assetType !== undefined) {
+    const { id, name } = filter.assetType;
+    where.push(
+      `(a.asset_type_id = ${params.add(id)} OR (a.asset_type_id IS NULL AND a.type = ${params.add(name)}))`,
+    );
+  }
+  if (filter.filename !== undefined)
+    where.push(filenameSql(filter.filename.pattern, filter.filename.attributeId, params));
+  where.push(
+    ...timeSql('a.created_at', filter.addedAt ?? [], params),
+    ...timeSql('a.updated_at', filter.modifiedAt ?? [], params),
+  );
+  if (filter.categoryIds !== undefined)
+    where.push(linkSql('asset_categories', 'category_id', filter.categoryIds, params));
+  if (filter.accessLevelIds !== undefined)
+    where.push(linkSql('asset_access_levels', 'access_level_id', filter.accessLevelIds, params));
+  if (filter.parentIds !== undefined)
+    where.push(linkSql('asset_parents', 'parent_id', filter.parentIds, params));
+  if (filter.approved !== undefined) where.push(stateSql(approvedSql(params), filter.approved));
+  if (filter.submitted !== undefined) where.push(`a.submitted = ${params.add(filter.submitted)}`);
+  if (filter.awaitingUploadApproval !== undefined)
+    where.push(stateSql(awaitingUploadApprovalSql(params), filter.awaitingUploadApproval));
+  if (filter.pendingEdit !== undefined) where.push(stateSql(pendingEditSql(params), filter.pendingEdit));
+  if (filter.approvableBy !== undefined) {
+    const approvable = approvableSql(filter.approvableBy, params);
+    if (approvable !== undefined) where.push(approvable);
+  }
+  if (filter.visibleTo !== undefined) {
+    const visible = visibilitySql(filter.visibleTo, params);
+    if (visible !== undefined) where.push(visible);
+  }
+  return where;
+}
+
+/**
+ * `assetVisibleTo` (DESIGN §5) as SQL; undefined when the viewer sees everything. The uploader always;
+ * others need view on one of its levels, and the asset live unless they may approve it (approve on
+ * every one of its levels).
+ */
+export function visibilitySql(viewer: Viewer, params: SqlParams): string | undefined {
+  const { actor, grants } = viewer;
+  if (grants.all) return undefined;
+  const viewLevels = grants.levelsWith('view');
+  const approveLevels = grants.levelsWith('approve');
+  const uploader = `a.added_by_user_id = ${params.add(actor.id)}`;
+  if (viewLevels.length === 0) return `(${uploader})`;
+  const viewable =
+    'EXISTS (SELECT 1 FROM asset_access_levels vis_v WHERE vis_v.asset_id = a.id ' +
+    `AND vis_v.access_level_id IN ${params.add(viewLevels)})`;
+  const live = `(a.submitted = ${params.add(true)} AND a.upload_pending = ${params.add(false)})`;
+  let approvable = '';
+  if (approveLevels.length > 0) {
+    approvable =
+      ' OR NOT EXISTS (SELECT 1 FROM asset_access_levels vis_p WHERE vis_p.asset_id = a.id ' +
+      `AND vis_p.access_level_id NOT IN ${params.add(approveLevels)})`;
+  }
+  return `(${uploader} OR (${viewable} AND (${live}${approvable})))`;
+}
+
+/** Approve on every level of the asset: undefined for every asset, `1 = 0` for none. */
+export function approvableSql(viewer: Viewer, params: SqlParams): string | undefined {
+  if (viewer.grants.all) return undefined;
+  const levels = viewer.grants.levelsWith('approve');
+  if (levels.length === 0) return '1 = 0';
+  return (
+    'NOT EXISTS (SELECT 1 FROM asset_access_levels ap WHERE ap.asset_id = a.id ' +
+    `AND ap.access_level_id NOT IN ${params.add(levels)})`
+  );
+}
+
+/** `hasPendingEdit`: a pending attribute edit or pending content. */
+export function pendingEditSql(params: SqlParams): string {
+  return (
+    `(a.content_pending = ${params.add(true)} OR ` +
+    'EXISTS (SELECT 1 FROM asset_pending_edits pe WHERE pe.asset_id = a.id))'
+  );
+}
+
+/** `isApproved`: no upload approval and no edit approval outstanding. */
+export function approvedSql(params: SqlParams): string {
+  const no = params.add(false);
+  return (
+    `(a.upload_pending = ${no} AND a.content_pending = ${no} AND NOT EXISTS ` +
+    '(SELECT 1 FROM asset_pending_edits pe WHERE pe.asset_id = a.id))'
+  );
+}
+
+/** `awaitsUploadApproval`: submitted and awaiting upload approval. */
+export function awaitingUploadApprovalSql(params: SqlParams): string {
+  const yes = params.add(true);
+  return `(a.upload_pending = ${yes} AND a.submitted = ${yes})`;
+}
+
+function stateSql(sql: string, wanted: boolean): string {
+  return wanted ? sql : `NOT ${sql}`;
+}
+
+/** NOT binds to its operand; OR of plain words becomes one index scan instead of one per word. */
+export function keywordSql(query: TermQuery, attributeIds: readonly number[], params: SqlParams): string {
+  let attributes = '';
+  if (attributeIds.length === 1) attributes = `= ${params.add(attributeIds[0])}`;
+  else if (attributeIds.length > 1) attributes = `IN ${params.add([...attributeIds])}`;
+  const matching = (tokenCondition: string): string =>
+    attributeIds.length === 0
+      ? '1 = 0'
+      : `a.id IN (SELECT t.asset_id FROM ${TOKENS} t WHERE ${tokenCondition} AND t.attribute_id ${attributes})`;
+  const tokenCondition = (token: string, prefix: boolean): string =>
+    prefix
+      ? `(t.token >= ${params.add(token)} AND t.token < ${params.add(successor(token))})`
+      : `t.token = ${params.add(token)}`;
+  const build = (node: TermQuery): string => {
+    switch (node.kind) {
+      case 'all':
+        return '1 = 1';
+      case 'term':
+        return join(
+          'AND',
+          node.tokens.map((token, i) =>
+            matching(tokenCondition(token, node.prefix && i === node.tokens.length - 1)),
+          ),
+        );
+      case 'not':
+        return `NOT (${build(node.item)})`;
+      case 'and':
+        return join('AND', node.items.map(build));
+      case 'or': {
+        const single = node.items.every((item) => item.kind === 'term' && item.tokens.length === 1);
+        if (!single) return join('OR', node.items.map(build));
+        const words = node.items.map((item) =>
+          item.kind === 'term' ? tokenCondition(item.tokens[0], item.prefix) : '1 = 0',
+        );
+        return matching(`(${words.join(' OR ')})`);
+      }
+    }
+  };
+  return build(query);
+}
+
+function attributeSql(condition: AttributeCondition, params: SqlParams): string {
+  switch (condition.kind) {
+    case 'addedBy':
+      return condition.userIds.length === 0
+        ? '1 = 0'
+        : `a.added_by_user_id IN ${params.add(condition.userIds)}`;
+    case 'words':
+      return `(${keywordSql(condition.query, [condition.attributeId], params)})`;
+    case 'equals': {
+      const stored = condition.storedValue;
+      const id = params.add(condition.attributeId);
+      let sql = `a.id IN (SELECT t.asset_id FROM ${TOKENS} t WHERE t.token = ${params.add(exactValueToken(stored))} AND t.attribute_id = ${id})`;
+      if (exceedsExactToken(stored)) {
+        sql +=
+          ` AND a.id IN (SELECT v.asset_id FROM asset_attribute_values v WHERE v.attribute_id = ${id} ` +
+          `AND v.language = '' AND LOWER(v.value) = ${params.add(stored.toLowerCase())})`;
+      }
+      return `(${sql})`;
+    }
+  }
+}
+
+/** Case-insensitive; `*` stands for any characters, everything else is literal. */
+function filenameSql(pattern: string, attributeId: number, params: SqlParams): string {
+  const like = pattern
+    .toLowerCase()
+    .replace(/[!%_]/g, (char) => `!${char}`)
+    .replace(/\*/g, '%');
+  return (
+    `a.id IN (SELECT v.asset_id FROM asset_attribute_values v WHERE v.attribute_id = ${params.add(attributeId)} ` +
+    `AND v.language = '' AND LOWER(v.value) LIKE ${params.add(like)} ESCAPE '!')`
+  );
+}
+
+function timeSql(column: string, bounds: TimeBound[], params: SqlParams): string[] {
+  return bounds.map((bound) => `${column} ${bound.op} ${params.add(bound.at)}`);
+}
+
+function linkSql(table: string, column: string, ids: number[], params: SqlParams): string {
+  if (ids.length === 0) return '1 = 0';
+  return `a.id IN (SELECT l.asset_id FROM ${table} l WHERE l.${column} IN ${params.add(ids)})`;
+}
+
+function join(operator: 'AND' | 'OR', parts: string[]): string {
+  return parts.length === 1 ? parts[0] : `(${parts.join(` ${operator} `)})`;
+}
+
+/** The smallest string above every string starting with `prefix` (byte order, as both databases compare). */
+export function successor(prefix: string): string {
+  const chars = [...prefix];
+  const last = chars.pop() ?? '';
+  return chars.join('') + String.fromCodePoint((last.codePointAt(0) ?? 0) + 1);
+}
