@@ -11,7 +11,7 @@ import { AssetsRepository } from './assets.repository';
 import { AssetEditLocks } from './ports/asset-edit-locks.port';
 import { PlacedAsset } from './ports/asset-state';
 import { isLive } from './rules/asset-visibility';
-import { readUpdateAssetRequest } from './dto/update-asset.request';
+import { readUpdateAssetRequest, UpdateAssetDto } from './dto/update-asset.request';
 
 /**
  * PUT of an asset (spec 4.5.3 and the states of spec 3). Everything is validated before anything is
@@ -28,7 +28,7 @@ export class AssetUpdatesService {
     private readonly locks: AssetEditLocks,
   ) {}
 
-  async update(actor: ActorUser, id: number, body: unknown): Promise<AssetRepresentation> {
+  async update(actor: ActorUser, id: number, body: UpdateAssetDto): Promise<AssetRepresentation> {
     const request = readUpdateAssetRequest(body);
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const { asset } = placed;

@@ -1,5 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { ActorUser, Actor } from '@dam/access';
 import { IdPipe } from '@dam/platform';
 import type { Response } from 'express';
@@ -7,6 +18,9 @@ import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetUpdatesService } from './asset-updates.service';
 import { AssetRepresentation } from './asset.mapper';
 import { AssetsService } from './assets.service';
+import { CreateAssetDto, createAssetJsonShape } from './dto/create-asset.request';
+import { UpdateAssetDto, updateAssetJsonShape } from './dto/update-asset.request';
+import { XmlBodyInterceptor } from './xml-body.interceptor';
 
 @ApiTags('assets')
 @ApiBearerAuth()
@@ -18,11 +32,13 @@ export class AssetsController {
     private readonly approvals: AssetApprovalsService,
   ) {}
 
-  /** JSON, or XML (a `createAsset` document) as a string from the platform's body parser. */
+  /** JSON, or XML (a `createAsset` document), shaped as JSON by the interceptor. */
   @Post()
+  @ApiConsumes('application/json', 'application/xml')
+  @UseInterceptors(new XmlBodyInterceptor(createAssetJsonShape))
   async create(
     @Actor() actor: ActorUser,
-    @Body() body: unknown,
+    @Body() body: CreateAssetDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<AssetRepresentation> {
     const asset = await this.assets.create(actor, body);
@@ -35,11 +51,13 @@ export class AssetsController {
     return this.assets.get(actor, id);
   }
 
+  /** JSON only: the interceptor refuses anything but an object, with the message of today. */
   @Put(':id')
+  @UseInterceptors(new XmlBodyInterceptor(updateAssetJsonShape))
   update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
-    @Body() body: unknown,
+    @Body() body: UpdateAssetDto,
   ): Promise<AssetRepresentation> {
     return this.updates.update(actor, id, body);
   }

@@ -6,7 +6,7 @@ import { AssetReader } from './asset-reader.service';
 import { AssetReferences, NO_ACCESS_LEVELS } from './asset-references.service';
 import { AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';
-import { readCreateAssetRequest } from './dto/create-asset.request';
+import { CreateAssetDto, readCreateAssetRequest } from './dto/create-asset.request';
 import { AssetEditLocks } from './ports/asset-edit-locks.port';
 
 /** Creating, reading and deleting assets (spec 4.5 items 1, 2 and 4). Updates: AssetUpdatesService. */
@@ -26,8 +26,8 @@ export class AssetsService {
    * Upload on every level creates a live asset; upload-with-approval where upload is missing creates
    * one that only its uploader, admins and approvers see until it is approved.
    */
-  async create(caller: ActorUser, body: unknown): Promise<AssetRepresentation> {
-    const request = await readCreateAssetRequest(body);
+  async create(caller: ActorUser, body: CreateAssetDto): Promise<AssetRepresentation> {
+    const request = readCreateAssetRequest(body);
     if (request.accessLevelIds.length === 0) throw new InvalidInput(NO_ACCESS_LEVELS);
     if (this.config.assetTypesEnabled && request.assetTypeUrl === undefined) {
       throw new InvalidInput('you must provide an asset type');

@@ -14,5 +14,7 @@ export * from './ports/asset-state';
 export * from './rules/approval-state';
 export * from './rules/asset-permissions';
 export * from './rules/asset-visibility';
+export { CreateAssetDto } from './dto/create-asset.request';
 export type { CreateAssetRequest } from './dto/create-asset.request';
+export { UpdateAssetDto } from './dto/update-asset.request';
 export type { UpdateAssetRequest } from './dto/update-asset.request';

@@ -1,4 +1,13 @@
-import { readCreateAssetRequest } from './create-asset.request';
+import {
+  createAssetJsonShape,
+  CreateAssetRequest,
+  readCreateAssetRequest as read,
+} from './create-asset.request';
+
+/** What the route does: XmlBodyInterceptor shapes the body, then the request is read from it. */
+async function readCreateAssetRequest(body: unknown): Promise<CreateAssetRequest> {
+  return read(await createAssetJsonShape(body));
+}
 
 describe('create-asset request', () => {
   it('reads JSON, keeping only access level ids', async () => {

@@ -1,6 +1,30 @@
 import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 import { parseStringPromise } from 'xml2js';
 import { isRecord } from './request-fields';
+
+/**
+ * `POST /rest/assets`, JSON or a `createAsset` XML document (shaped by `createAssetJsonShape`). Only the
+ * fields are declared (others are stripped); `readCreateAssetRequest` checks them, with exact messages.
+ */
+export class CreateAssetDto {
+  @ApiPropertyOptional({ description: 'required: the access levels, as `[{id}]` or ids' })
+  @Allow()
+  accessLevels?: unknown;
+
+  @ApiPropertyOptional({ description: 'the id of the user to create the asset as' })
+  @Allow()
+  createAsUserId?: unknown;
+
+  @ApiPropertyOptional({ description: 'true (the default) or false' })
+  @Allow()
+  submit?: unknown;
+
+  @ApiPropertyOptional({ description: 'the URL of an asset type; required when asset types are enabled' })
+  @Allow()
+  assetTypeUrl?: unknown;
+}
 
 /** Spec 2.5, read from JSON or XML. */
 export interface CreateAssetRequest {
@@ -11,18 +35,19 @@ export interface CreateAssetRequest {
 }
 
 /**
- * Reads a create-asset request. XML arrives as a string (the platform's body parser); a document type
- * or entity declaration is refused before any parsing, so no entity can ever be resolved or expanded.
+ * The JSON shape of a create-asset body (for XmlBodyInterceptor). XML arrives as a string (the
+ * platform's body parser); no body is an empty request.
  */
-export async function readCreateAssetRequest(body: unknown): Promise<CreateAssetRequest> {
-  if (typeof body === 'string') return fromJsonShape(await xmlToJsonShape(body));
-  if (body === undefined || body === null) return fromJsonShape({});
+export async function createAssetJsonShape(body: unknown): Promise<Record<string, unknown>> {
+  if (typeof body === 'string') return xmlToJsonShape(body);
+  if (body === undefined || body === null) return {};
   if (!isRecord(body))
     throw new InvalidInput('the create-asset request must be a JSON object or a createAsset XML document');
-  return fromJsonShape(body);
+  return body;
 }
 
-function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
+/** Reads a create-asset request from its DTO (any JSON shape of it). */
+export function readCreateAssetRequest(body: CreateAssetDto): CreateAssetRequest {
   const levels = Array.isArray(body.accessLevels) ? body.accessLevels : [];
   const accessLevelIds = levels.map((level) =>
     parsePositiveId(isRecord(level) ? level.id : level, 'an access level id'),
@@ -39,7 +64,11 @@ function fromJsonShape(body: Record<string, unknown>): CreateAssetRequest {
   };
 }
 
-async function xmlToJsonShape(xml: string): Promise<Record<string, unknown>> {
+/**
+ * A document type or entity declaration is refused before any parsing, so no entity can ever be
+ * resolved or expanded.
+ */
+export async function xmlToJsonShape(xml: string): Promise<Record<string, unknown>> {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) {
     throw new InvalidInput('XML documents with a DOCTYPE or ENTITY declaration are not accepted');
   }

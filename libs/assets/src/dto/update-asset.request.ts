@@ -1,5 +1,29 @@
 import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 import { isRecord } from './request-fields';
+
+/**
+ * `PUT /rest/assets/{id}`: the writable fields of the representation; the others are stripped (they were
+ * always ignored). `readUpdateAssetRequest` checks them, with exact messages.
+ */
+export class UpdateAssetDto {
+  @ApiPropertyOptional({ description: 'a list of {id, value}; a null value clears the attribute' })
+  @Allow()
+  attributes?: unknown;
+
+  @ApiPropertyOptional({ description: 'a list of asset URLs' })
+  @Allow()
+  parents?: unknown;
+
+  @ApiPropertyOptional({ description: 'true submits the asset; an asset cannot be unsubmitted' })
+  @Allow()
+  submitted?: unknown;
+
+  @ApiPropertyOptional({ description: 'administrators only' })
+  @Allow()
+  archived?: unknown;
+}
 
 /** The writable parts of an asset PUT (spec 4.5.3); every other field of the representation is ignored. */
 export interface UpdateAssetRequest {
@@ -10,8 +34,16 @@ export interface UpdateAssetRequest {
   archived: boolean | undefined;
 }
 
-export function readUpdateAssetRequest(body: unknown): UpdateAssetRequest {
+/**
+ * The JSON shape of an update body (for XmlBodyInterceptor): updates are JSON only, so an XML document
+ * (a string), no body or a JSON array is refused.
+ */
+export function updateAssetJsonShape(body: unknown): Record<string, unknown> {
   if (!isRecord(body)) throw new InvalidInput('the asset must be sent as a JSON object');
+  return body;
+}
+
+export function readUpdateAssetRequest(body: UpdateAssetDto): UpdateAssetRequest {
   return {
     attributes: readAttributes(body.attributes),
     parents: readParents(body.parents),
