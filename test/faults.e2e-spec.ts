@@ -1,3 +1,4 @@
+import { CacheGenerations } from '@dam/platform';
 import type { Response } from 'supertest';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { contentRequests, fetchSigned } from './helpers/content-fixtures';
@@ -14,6 +15,8 @@ jest.setTimeout(60_000);
 const FAST_MS = 5_000;
 /** How long the API may take to use a dependency again once it is back. */
 const RECOVERY_MS = 20_000;
+/** DAM_DATABASE_TIMEOUT_MS and DAM_STORAGE_TIMEOUT_MS of the apps here: a hung dependency is a 503 within this + 1 s. */
+const TIMEOUT_MS = 2_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,6 +30,8 @@ describe('faults: MySQL and the object store stop and come back', () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
   let store: RestartableObjectStore;
+  /** In front of s3rver, so a test can make the store hang (freeze) without stopping it. */
+  let storeProxy: TcpProxy;
   let t: TestApp;
   let level: number;
   const { get, post } = bearerRequests(() => t);
@@ -43,16 +48,21 @@ describe('faults: MySQL and the object store stop and come back', () => {
     const server = new URL(database.databaseUrl ?? '');
     proxy = await TcpProxy.listen(server.hostname, Number(server.port === '' ? 3306 : server.port));
     store = await startS3rver();
+    storeProxy = await TcpProxy.listen('127.0.0.1', Number(store.env.MINIO_PORT));
     t = await TestApp.start({
       matrix: 'mysql',
       database: { ...database, databaseUrl: proxy.rewrite(database.databaseUrl ?? '') },
-      objectStore: store,
+      objectStore: { ...store, env: { ...store.env, MINIO_PORT: String(storeProxy.port) } },
+      env: { DAM_DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), DAM_STORAGE_TIMEOUT_MS: String(TIMEOUT_MS) },
     });
     level = await defaultAccessLevelId(t);
+    // Caches may answer from memory for up to a second after the database went: read the generations every time.
+    t.app.get(CacheGenerations).refreshMs = 0;
   });
   afterAll(async () => {
     await t?.close();
     await proxy?.stop();
+    await storeProxy?.stop();
     await store?.stop();
     await database?.drop();
   });
@@ -111,6 +121,39 @@ describe('faults: MySQL and the object store stop and come back', () => {
         }
         expect(seen(await t.http.get('/health')).status).toBe(200);
       }
+    });
+
+    it('answers 503 within the query timeout while MySQL hangs (accepts, never answers), then recovers by itself', async () => {
+      const asset = await newAsset(level);
+      const me = await get('/rest/authenticated-user', t.adminToken).expect(200);
+      const lightboxes = `/rest/users/${String(me.body.id)}/lightboxes`;
+      proxy.freeze();
+      try {
+        // Twice: the first wave meets pooled connections, the second fresh ones whose handshake never comes.
+        for (let wave = 1; wave <= 2; wave += 1) {
+          const started = Date.now();
+          const answers = await Promise.all([
+            ...Array.from({ length: 4 }, () => get(asset, t.adminToken)),
+            get('/rest/access-levels', t.adminToken),
+            post(lightboxes, t.adminToken, { name: `hung-${wave}-${Date.now()}` }),
+          ]);
+          const elapsed = Date.now() - started;
+          for (const answer of answers) {
+            seen(answer);
+            expect({ wave, status: answer.status }).toEqual({ wave, status: 503 });
+            expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+            expect(answer.text).toMatch(/temporarily unavailable/);
+          }
+          expect(answers.map((answer) => answer.text)).toContain(
+            `the database did not answer within ${TIMEOUT_MS} ms; the service is temporarily unavailable, try again shortly`,
+          );
+          expect(elapsed).toBeLessThan(TIMEOUT_MS + 1_000);
+        }
+      } finally {
+        proxy.thaw();
+      }
+      expect((await pollUntil(() => get(asset, t.adminToken), 200)).status).toBe(200);
+      expect((await pollUntil(() => get(lightboxes, t.adminToken), 200)).status).toBe(200);
     });
 
     it('answers 503 to requests in flight when their connections are cut, then serves them again', async () => {
@@ -208,6 +251,31 @@ describe('faults: MySQL and the object store stop and come back', () => {
       const fresh = await newAsset(level);
       await copyTempFile(fresh, tempFileUrl).expect(200);
       expect(await contentOf(fresh)).toBe('from the temp file');
+    });
+
+    it('answers 503 within the storage timeout while the store hangs (accepts, never answers), then recovers by itself', async () => {
+      const asset = await newAsset(level);
+      await upload(asset, t.adminToken, Buffer.from('before the hang'), 'before.txt').expect(200);
+      storeProxy.freeze();
+      try {
+        const started = Date.now();
+        const response = seen(
+          await upload(asset, t.adminToken, Buffer.from('during the hang'), 'during.txt'),
+        );
+        expect(response.status).toBe(503);
+        expect(response.text).toBe(
+          `the object store did not answer within ${TIMEOUT_MS} ms; the service is temporarily unavailable, try again shortly`,
+        );
+        expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1_000);
+      } finally {
+        storeProxy.thaw();
+      }
+      const retried = await pollUntil(
+        () => upload(asset, t.adminToken, Buffer.from('after the hang'), 'after.txt'),
+        200,
+      );
+      expect(retried.status).toBe(200);
+      expect(await contentOf(asset)).toBe('after the hang');
     });
   });
 });

@@ -2,7 +2,7 @@ import {
   AppConfig,
   FsObjectStorage,
   InvalidObjectKey,
-  MinioObjectStorage,
+  createMinioStorage,
   ObjectNotFound,
   ObjectStorage,
   UrlService,
@@ -43,7 +43,7 @@ async function createMinioSubject(): Promise<Subject> {
   const store = await startObjectStore();
   const settings = AppConfig.fromEnv(store.env).minio;
   if (settings === undefined) throw new Error('the test object store gave no MinIO settings');
-  const storage = new MinioObjectStorage(settings);
+  const storage = await createMinioStorage(settings);
   await storage.init();
   return { storage, close: () => store.stop() };
 }

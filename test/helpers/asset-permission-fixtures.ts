@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { bumpGenerations } from './cache-generations';
 import { TestApp } from './test-app';
 
 /**
@@ -14,7 +15,7 @@ export interface LevelFixture {
 }
 
 export async function insertAccessLevel(t: TestApp, fixture: LevelFixture = {}): Promise<number> {
-  return insertRow(t, 'access_levels', {
+  const id = await insertRow(t, 'access_levels', {
     name: fixture.name ?? `level-${randomBytes(3).toString('hex')}`,
     description: null,
     parent_id: fixture.parentId ?? null,
@@ -26,6 +27,8 @@ export async function insertAccessLevel(t: TestApp, fixture: LevelFixture = {}):
     show_recent_items: false,
     is_static: false,
   });
+  await bumpGenerations(t, 'access-levels');
+  return id;
 }
 
 export async function insertCategory(
@@ -53,6 +56,7 @@ export async function grant(
     }
   }
   await dataSource.query('INSERT INTO user_groups (user_id, group_id) VALUES (?, ?)', [userId, groupId]);
+  await bumpGenerations(t, 'access');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { bearerRequests } from './bearer-requests';
+import { bumpGenerations } from './cache-generations';
 import { TestApp } from './test-app';
 
 /**
@@ -27,6 +28,7 @@ export class Grants {
         'INSERT INTO access_levels (name, parent_id, has_permissions, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)',
         [name, 1, now, now],
       );
+      await bumpGenerations(this.t, 'access-levels');
     }
     const [row] = await find();
     return Number(row.id);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { insertedId } from './fixtures';
+import { bumpGenerations } from './cache-generations';
 import { TestApp } from './test-app';
 
 /**
@@ -24,6 +25,7 @@ export async function insertTopAccessLevel(t: TestApp, name: string): Promise<nu
       'INSERT INTO access_levels (name, parent_id, has_permissions, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)',
       [name, true, now, now],
     );
+  await bumpGenerations(t, 'access-levels');
   return insertedId(result);
 }
 
@@ -34,7 +36,7 @@ export async function grantPermissions(
   accessLevelId: number,
   permissions: string[],
 ): Promise<number> {
-  return t.app.get(DataSource).transaction(async (manager) => {
+  const groupId = await t.app.get(DataSource).transaction(async (manager) => {
     const name = `group-${randomBytes(4).toString('hex')}`;
     const groupId = insertedId(
       await manager.query('INSERT INTO groups (name, created_at) VALUES (?, ?)', [name, timestamp()]),
@@ -48,6 +50,8 @@ export async function grantPermissions(
     await manager.query('INSERT INTO user_groups (user_id, group_id) VALUES (?, ?)', [userId, groupId]);
     return groupId;
   });
+  await bumpGenerations(t, 'access');
+  return groupId;
 }
 
 function timestamp(): string {

@@ -19,17 +19,21 @@ export async function createApp(
   app.set('etag', false);
   if (config.trustProxy) app.set('trust proxy', true);
   app.enableShutdownHooks();
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('DAM REST API')
-      .setDescription('Digital asset management: assets, access levels, categories, lightboxes, uploads.')
-      .setVersion('1.3')
-      .addBearerAuth()
-      .addOAuth2({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } })
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+  // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory
+  // that most processes never need.
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, describeApi()), {
+    jsonDocumentUrl: 'docs/openapi.json',
+  });
   await app.init();
   return app;
+}
+
+function describeApi() {
+  return new DocumentBuilder()
+    .setTitle('DAM REST API')
+    .setDescription('Digital asset management: assets, access levels, categories, lightboxes, uploads.')
+    .setVersion('1.3')
+    .addBearerAuth()
+    .addOAuth2({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } })
+    .build();
 }

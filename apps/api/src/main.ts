@@ -1,3 +1,4 @@
+import { restoreHeapGrowth } from './boot-heap';
 import './register-paths';
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError } from '@dam/platform';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.port);
+  restoreHeapGrowth();
   const storage = config.storageDriver === 'minio' ? `minio bucket ${config.minio?.bucket}` : 'fs';
   const database = config.databaseUrl === undefined ? `SQLite in ${config.dataDir}` : 'MySQL';
   logger.log(

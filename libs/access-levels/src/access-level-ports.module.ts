@@ -1,7 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessLevelTree } from '@dam/access';
+import { CacheGenerationsModule } from '@dam/platform';
 import { AccessLevelTreeService } from './access-level-tree.service';
+import { AccessLevelsCache } from './access-levels.cache';
 import { AccessLevelEntity } from './entities/access-level.entity';
 
 /**
@@ -10,8 +12,12 @@ import { AccessLevelEntity } from './entities/access-level.entity';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([AccessLevelEntity])],
-  providers: [AccessLevelTreeService, { provide: AccessLevelTree, useExisting: AccessLevelTreeService }],
-  exports: [AccessLevelTree],
+  imports: [TypeOrmModule.forFeature([AccessLevelEntity]), CacheGenerationsModule],
+  providers: [
+    AccessLevelsCache,
+    AccessLevelTreeService,
+    { provide: AccessLevelTree, useExisting: AccessLevelTreeService },
+  ],
+  exports: [AccessLevelTree, AccessLevelsCache],
 })
 export class AccessLevelPortsModule {}

@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { AccessLevelTree, LevelNode } from '@dam/access';
-import { Repository } from 'typeorm';
-import { AccessLevelEntity } from './entities/access-level.entity';
+import { AccessLevelsCache } from './access-levels.cache';
 
-/** The AccessLevelTree port of access: every level's parent link and permission flag, in one query. */
+/** The AccessLevelTree port of access: every level's parent link and permission flag, from the cache. */
 @Injectable()
 export class AccessLevelTreeService extends AccessLevelTree {
-  constructor(@InjectRepository(AccessLevelEntity) private readonly levels: Repository<AccessLevelEntity>) {
+  constructor(private readonly cache: AccessLevelsCache) {
     super();
   }
 
-  async nodes(): Promise<LevelNode[]> {
-    const rows = await this.levels.find({
-      select: { id: true, parentId: true, hasPermissions: true },
-      order: { id: 'ASC' },
-    });
-    return rows.map(({ id, parentId, hasPermissions }) => ({ id, parentId, hasPermissions }));
+  async nodes(): Promise<readonly LevelNode[]> {
+    return (await this.cache.get()).nodes;
   }
 }

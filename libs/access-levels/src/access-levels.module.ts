@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
-import { RootLinks } from '@dam/platform';
+import { CacheGenerationsModule, RootLinks } from '@dam/platform';
 import { AccessLevelPortsModule } from './access-level-ports.module';
 import { AccessLevelSearchController } from './access-level-search.controller';
 import { AccessLevelMapper } from './access-level.mapper';
@@ -15,7 +15,12 @@ import { AccessLevelImagesService } from './images/access-level-images.service';
 
 /** Access levels (spec 4.1): the tree, its texts per language, images, search with counts. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AccessLevelEntity]), AccessModule, AccessLevelPortsModule],
+  imports: [
+    TypeOrmModule.forFeature([AccessLevelEntity]),
+    CacheGenerationsModule,
+    AccessModule,
+    AccessLevelPortsModule,
+  ],
   controllers: [AccessLevelsController, AccessLevelSearchController, AccessLevelImagesController],
   providers: [
     AccessLevelsRepository,

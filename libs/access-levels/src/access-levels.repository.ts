@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { FieldTexts, refuseForeignKeyViolations, TranslationsService } from '@dam/platform';
+import { ACCESS_LEVELS_GENERATION } from '@dam/access';
+import { CacheGenerations, FieldTexts, refuseForeignKeyViolations, TranslationsService } from '@dam/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { TreeLink as LevelLink } from '@dam/platform';
+import { AccessLevelsCache } from './access-levels.cache';
 import { AccessLevelEntity } from './entities/access-level.entity';
 
 /** Entity type of access level texts in the translations table. */
@@ -37,11 +39,16 @@ export class AccessLevelsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly translations: TranslationsService,
+    private readonly cache: AccessLevelsCache,
+    private readonly generations: CacheGenerations,
   ) {}
 
-  /** Every level: the tree is small (thousands at most) and every read needs the permission structure. */
-  findAll(): Promise<AccessLevelEntity[]> {
-    return this.dataSource.getRepository(AccessLevelEntity).find({ order: { id: 'ASC' } });
+  /**
+   * Every level, ordered by id, from the cache: the tree is small (thousands at most) and every read
+   * needs the permission structure. Shared objects: never change them.
+   */
+  async findAll(): Promise<readonly AccessLevelEntity[]> {
+    return (await this.cache.get()).levels;
   }
 
   findById(id: number): Promise<AccessLevelEntity | null> {
@@ -64,6 +71,7 @@ export class AccessLevelsRepository {
       this.dataSource.transaction(async (manager) => {
         const saved = await manager.getRepository(AccessLevelEntity).save(level);
         if (translation !== undefined) await this.saveTranslation(manager, saved.id, translation);
+        await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
         return saved;
       }),
     );
@@ -82,6 +90,7 @@ export class AccessLevelsRepository {
           await levels.update({ id }, { ...columns, updatedAt: new Date() });
           if (translation !== undefined) await this.saveTranslation(manager, id, translation);
         }
+        await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
       }),
     );
   }
@@ -98,6 +107,7 @@ export class AccessLevelsRepository {
           await this.translations.deleteAll(ACCESS_LEVEL_TRANSLATIONS, id, manager);
           await manager.getRepository(AccessLevelEntity).delete({ id });
         }
+        await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
       }),
     );
   }
@@ -120,6 +130,7 @@ export class AccessLevelsRepository {
           imageContentType: image?.contentType ?? null,
         },
       );
+      await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
       return { previousKey: typeof current.image_key === 'string' ? current.image_key : null };
     });
   }

@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RootLinks } from '@dam/platform';
+import { CacheGenerationsModule, RootLinks } from '@dam/platform';
 import { AuthGuard } from './auth/auth.guard';
 import { GroupPermissionEntity } from './groups/entities/group-permission.entity';
 import { GroupMapper } from './groups/group.mapper';
@@ -19,7 +19,12 @@ import { UsersController } from './users/users.controller';
  * routes and the authentication guard. Other areas import this for PermissionsService and ActorService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([GroupPermissionEntity]), IdentityModule, PermissionsModule],
+  imports: [
+    TypeOrmModule.forFeature([GroupPermissionEntity]),
+    CacheGenerationsModule,
+    IdentityModule,
+    PermissionsModule,
+  ],
   controllers: [UsersController, UserSearchController, GroupsController],
   providers: [
     UserMapper,

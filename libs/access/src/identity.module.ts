@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CacheGenerationsModule } from '@dam/platform';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActorService } from './auth/actor.service';
 import { ApplicationUserBootstrap } from './oauth/application-user.bootstrap';
@@ -19,7 +20,10 @@ import { UsersService } from './users/users.service';
  * nothing from other areas, so the CLI boots with it alone (no permissions, no access levels).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, GroupEntity, OAuthClientEntity, OAuthTokenEntity])],
+  imports: [
+    TypeOrmModule.forFeature([UserEntity, GroupEntity, OAuthClientEntity, OAuthTokenEntity]),
+    CacheGenerationsModule,
+  ],
   providers: [
     PasswordHasher,
     UsersRepository,

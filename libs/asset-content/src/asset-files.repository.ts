@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssetContentWrites } from '@dam/assets';
+import { ObjectDeletions } from '@dam/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
@@ -27,7 +28,11 @@ export interface SwitchFacts {
   values: FileValue[];
 }
 
-/** The outcome of a committed switch: the new file, and objects no row points at any more. */
+/**
+ * The outcome of a committed switch: the new file, and objects no row points at any more. Those are
+ * queued in ObjectDeletions in the switch's transaction; the caller asks for their deletion after the
+ * commit (`ObjectDeletions.deleteSoon`), and the queue retries any that fail.
+ */
 export interface Switched {
   fileId: number;
   obsoleteKeys: string[];
@@ -43,6 +48,7 @@ export class AssetFilesRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly assets: AssetContentWrites,
+    private readonly deletions: ObjectDeletions,
   ) {}
 
   async current(assetId: number): Promise<AssetFileEntity | null> {
@@ -90,7 +96,9 @@ export class AssetFilesRepository {
         }),
       );
       await this.assets.setContentPending(manager, assetId, true);
-      return { fileId: saved.id, obsoleteKeys: earlier.map((row) => row.storageKey) };
+      const obsoleteKeys = earlier.map((row) => row.storageKey);
+      await this.deletions.enqueue(manager, obsoleteKeys);
+      return { fileId: saved.id, obsoleteKeys };
     });
   }
 
@@ -187,6 +195,7 @@ export class AssetFilesRepository {
     obsoleteKeys.push(...(await renditions.findBy({ assetId })).map((rendition) => rendition.storageKey));
     await renditions.delete({ assetId });
     await this.assets.applyEmbeddedValues(manager, assetId, facts.values);
+    await this.deletions.enqueue(manager, obsoleteKeys);
     return { fileId: saved.id, obsoleteKeys };
   }
 

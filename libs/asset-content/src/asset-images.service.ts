@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { AppConfig, InvalidInput, UnknownResource, ObjectStorage } from '@dam/platform';
+import { AppConfig, InvalidInput, TooLarge, UnknownResource, ObjectStorage } from '@dam/platform';
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';
 import { isConvertibleImage } from './content-types';
 import { RenditionKind } from './entities/asset-rendition.entity';
+import { ImageInputs, loadSharp } from './image-inputs';
 
 /** Conversions are limited to this many pixels per side. */
 export const MAX_CONVERSION_SIDE = 4096;
@@ -33,13 +33,17 @@ export interface Conversion {
  */
 @Injectable()
 export class AssetImagesService {
+  private readonly inputs: ImageInputs;
+
   constructor(
     private readonly files: AssetFilesRepository,
     private readonly reader: AssetReader,
     private readonly downloads: AssetDownloadsService,
     private readonly storage: ObjectStorage,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.inputs = new ImageInputs(storage, config);
+  }
 
   async renditionUrl(actor: ActorUser, id: number, kind: RenditionKind): Promise<string> {
     if (kind === 'large') await this.downloads.downloadableOrThrow(actor, id);
@@ -59,19 +63,33 @@ export class AssetImagesService {
     const file = await this.downloads.currentOrThrow(id);
     if (!isConvertibleImage(file.contentType))
       throw new InvalidInput(`asset ${id} is not an image that can be converted`);
-    const pipeline = sharp({ failOn: 'none', animated: options.format === 'gif' })
-      .rotate()
-      .resize(options.width, options.height, {
-        fit: options.cropToFit ? 'cover' : 'inside',
-        withoutEnlargement: !options.cropToFit,
-      });
-    const source = await this.storage.get(file.storageKey);
-    source.once('error', (error) => pipeline.destroy(error));
-    source.pipe(pipeline);
-    return {
-      stream: pipeline.toFormat(options.format === 'jpg' ? 'jpeg' : options.format),
-      contentType: FORMATS[options.format],
-    };
+    if (file.size > this.inputs.maxInputBytes) {
+      throw new TooLarge(`asset ${id} is too large to convert (more than ${this.inputs.maxInputBytes} bytes)`);
+    }
+    const sharp = await loadSharp();
+    const input = await this.inputs.open(file.storageKey);
+    try {
+      const animated = options.format === 'gif';
+      const metadata = await sharp(input.path, this.inputs.metadataOptions())
+        .metadata()
+        .catch(() => {
+          throw new InvalidInput(`asset ${id} is not an image that can be converted`);
+        });
+      const refusal = this.inputs.refusal(metadata.width, metadata.height, animated ? metadata.pages : 1);
+      if (refusal !== undefined) throw new TooLarge(`asset ${id} cannot be converted: ${refusal}`);
+      const pipeline = sharp(input.path, this.inputs.sharpOptions({ animated }))
+        .rotate()
+        .resize(options.width, options.height, {
+          fit: options.cropToFit ? 'cover' : 'inside',
+          withoutEnlargement: !options.cropToFit,
+        })
+        .toFormat(options.format === 'jpg' ? 'jpeg' : options.format);
+      pipeline.once('close', () => void input.release());
+      return { stream: pipeline, contentType: FORMATS[options.format] };
+    } catch (error) {
+      await input.release();
+      throw error;
+    }
   }
 }
 

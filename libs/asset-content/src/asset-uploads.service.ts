@@ -17,6 +17,7 @@ import {
   NotPermitted,
   parseBoolean,
   LanguageService,
+  ObjectDeletions,
   ObjectStorage,
   safeFilename,
   sizeLimited,
@@ -27,7 +28,7 @@ import { TempChunkedFilesService } from '@dam/temp-chunked-files';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
-import { AssetFilesRepository, FileValue, NewFile, SwitchFacts } from './asset-files.repository';
+import { AssetFilesRepository, FileValue, NewFile, SwitchFacts, Switched } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
 import { assetTypeOf, contentTypeOf, SNIFF_BYTES } from './content-types';
 import { EmbeddedDataReader } from './embedded-data.reader';
@@ -52,8 +53,9 @@ export type ContentSource = (key: string) => Promise<StoredObject>;
 
 /**
  * Content uploads (DESIGN §7): the bytes are written under a fresh key first, then one transaction makes
- * them the asset's current file (or its pending one) and updates the file attributes and `type`, then
- * the replaced objects are deleted. A failed upload deletes its partial object and changes nothing.
+ * them the asset's current file (or its pending one), updates the file attributes and `type`, and queues
+ * the replaced objects in ObjectDeletions, which deletes them after the response (and retries a failed
+ * delete later). A failed upload deletes its partial object and changes nothing.
  */
 @Injectable()
 export class AssetUploadsService implements OnModuleInit {
@@ -69,6 +71,7 @@ export class AssetUploadsService implements OnModuleInit {
     private readonly renditions: RenditionsService,
     private readonly approvalSteps: AssetApprovalSteps,
     private readonly tempFiles: TempChunkedFilesService,
+    private readonly deletions: ObjectDeletions,
   ) {}
 
   onModuleInit(): void {
@@ -86,6 +89,8 @@ export class AssetUploadsService implements OnModuleInit {
 
     const key = `assets/${id}/${randomUUID()}`;
     const stored = await this.store(key, source);
+    let switched: Switched;
+    let contentType: string;
     try {
       const head = await this.objects.prefix(key, stored.size, SNIFF_BYTES);
       const file: NewFile = {
@@ -96,21 +101,25 @@ export class AssetUploadsService implements OnModuleInit {
         sha256: stored.sha256,
         uploadedByUserId: actor.id,
       };
-      if (mode === 'approval') {
-        const pending = await this.files.storePending(id, file, asNewVersion);
-        if (pending === undefined) throw new AssetNotFound(id);
-        await this.objects.discard(pending.obsoleteKeys);
-        return;
-      }
-      const extra = extract ? await this.embedded.valuesOf(key, stored.size) : [];
-      const switched = await this.files.switchTo(id, file, asNewVersion, await this.factsOf(file, extra));
-      if (switched === undefined) throw new AssetNotFound(id);
-      await this.objects.discard(switched.obsoleteKeys);
-      this.renditions.generateLater(id, switched.fileId, file.contentType);
+      contentType = file.contentType;
+      const committed =
+        mode === 'approval'
+          ? await this.files.storePending(id, file, asNewVersion)
+          : await this.files.switchTo(
+              id,
+              file,
+              asNewVersion,
+              await this.factsOf(file, extract ? await this.embedded.valuesOf(key, stored.size) : []),
+            );
+      if (committed === undefined) throw new AssetNotFound(id);
+      switched = committed;
     } catch (error) {
-      await this.objects.discard([key]);
+      this.deletions.discardSoon([key]);
       throw error;
     }
+    // Committed: the replaced objects were queued with the switch and go after the response.
+    this.deletions.deleteSoon(switched.obsoleteKeys);
+    if (mode === 'direct') this.renditions.generateLater(id, switched.fileId, contentType);
   }
 
   /** The chunks of the temp file named by `X-Copy-Temp-Chunked-File` (which remains), else the body. */
@@ -130,7 +139,7 @@ export class AssetUploadsService implements OnModuleInit {
     try {
       return await source(key);
     } catch (error) {
-      await this.objects.discard([key]);
+      this.deletions.discardSoon([key]);
       throw error;
     }
   }
@@ -172,7 +181,7 @@ export class AssetUploadsService implements OnModuleInit {
     if (pending === null) return undefined;
     const switched = await this.files.promotePending(manager, pending, await this.factsOf(pending, []));
     return async () => {
-      await this.objects.discard(switched.obsoleteKeys);
+      this.deletions.deleteSoon(switched.obsoleteKeys);
       this.renditions.generateLater(assetId, switched.fileId, pending.contentType);
     };
   }

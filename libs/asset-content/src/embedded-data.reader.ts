@@ -7,12 +7,23 @@ import {
   EmbeddedDataMappingDefinition,
 } from '@dam/attributes';
 import { LanguageService } from '@dam/platform';
-import exifr from 'exifr';
 import { FileValue } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
 
-/** EXIF, IPTC and XMP sit near the start of the files that carry them: only this much is read. */
-export const EMBEDDED_DATA_PREFIX_BYTES = 1024 * 1024;
+/**
+ * EXIF, IPTC and XMP sit near the start of the files that carry them: only this much is read (one ranged
+ * read of the store), whatever the size of the file.
+ */
+export const EMBEDDED_DATA_PREFIX_BYTES = 256 * 1024;
+
+type Exifr = typeof import('exifr').default;
+let exifrLoading: Promise<Exifr> | undefined;
+
+/** exifr, loaded on first use: most uploads ask for no embedded data. */
+function loadExifr(): Promise<Exifr> {
+  exifrLoading ??= import('exifr').then((module) => module.default);
+  return exifrLoading;
+}
 
 /** The exifr output blocks each mapping type reads from. */
 const BLOCKS: Record<string, string[]> = {
@@ -64,6 +75,7 @@ export class EmbeddedDataReader {
 
   private async parse(prefix: Buffer): Promise<Block | undefined> {
     try {
+      const exifr = await loadExifr();
       const output: unknown = await exifr.parse(prefix, {
         tiff: true,
         exif: true,

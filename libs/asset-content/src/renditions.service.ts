@@ -1,11 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { ObjectStorage } from '@dam/platform';
+import { AppConfig, ObjectStorage } from '@dam/platform';
 import { randomUUID } from 'node:crypto';
-import sharp, { OutputInfo } from 'sharp';
+import { Readable } from 'node:stream';
 import { AssetFilesRepository } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
 import { isConvertibleImage } from './content-types';
 import { AssetRenditionEntity, RenditionKind } from './entities/asset-rendition.entity';
+import { ImageInputs, loadSharp } from './image-inputs';
+import { RenditionQueue } from './rendition-queue';
 
 /** Longest side of each rendition, in pixels. */
 export const RENDITION_SIZES: Record<RenditionKind, number> = {
@@ -15,74 +17,102 @@ export const RENDITION_SIZES: Record<RenditionKind, number> = {
   large: 1024,
 };
 
+const LARGEST = Math.max(...Object.values(RENDITION_SIZES));
+
 /**
- * Thumbnail, preview, display and large JPEGs of an asset's current image, generated with sharp in the
- * background after an upload: the source is read once and fanned out to the four sizes. Failures are
- * logged, never thrown; a file replaced meanwhile discards what was generated from it.
+ * Thumbnail, preview, display and large JPEGs of an asset's current image, generated with sharp in a
+ * bounded background queue (DAM_RENDITION_CONCURRENCY, 1 by default) after the upload answered. The
+ * source is read from a file, never buffered whole: it is decoded once, shrunk to the largest size, and
+ * the four JPEGs are made from that. Images over DAM_RENDITION_MAX_INPUT_BYTES or
+ * DAM_RENDITION_MAX_INPUT_PIXELS get none. Failures are logged, never thrown; a file replaced meanwhile
+ * discards what was generated from it.
  */
 @Injectable()
 export class RenditionsService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Renditions');
-  private readonly running = new Set<Promise<void>>();
+  private readonly queue: RenditionQueue;
+  private readonly inputs: ImageInputs;
 
   constructor(
     private readonly files: AssetFilesRepository,
     private readonly storage: ObjectStorage,
     private readonly objects: ContentObjects,
-  ) {}
-
-  /** Starts generation without waiting for it. */
-  generateLater(assetId: number, fileId: number, contentType: string): void {
-    if (!isConvertibleImage(contentType)) return;
-    const work = this.generate(assetId, fileId)
-      .catch((error: unknown) => {
-        this.logger.warn(
-          `renditions of asset ${assetId} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      })
-      .finally(() => this.running.delete(work));
-    this.running.add(work);
+    config: AppConfig,
+  ) {
+    this.inputs = new ImageInputs(storage, config);
+    this.queue = new RenditionQueue(config.renditionConcurrency);
   }
 
-  /** Generations under way finish before the database closes. */
+  /** Queues generation without waiting for it. */
+  generateLater(assetId: number, fileId: number, contentType: string): void {
+    if (!isConvertibleImage(contentType)) return;
+    this.queue.add(`renditions of asset ${assetId}`, () => this.generate(assetId, fileId));
+  }
+
+  /** Resolves once every queued generation has finished (tests and shutdown wait on it). */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /** Generations queued or under way finish before the database closes. */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.running]);
+    await this.queue.idle();
   }
 
   private async generate(assetId: number, fileId: number): Promise<void> {
     const file = await this.files.current(assetId);
     if (file?.id !== fileId) return;
-    const source = sharp({ failOn: 'none' }).rotate();
-    const kinds = Object.keys(RENDITION_SIZES) as RenditionKind[];
-    const outputs = kinds.map((kind) => {
-      const size = RENDITION_SIZES[kind];
-      const pipeline = source
-        .clone()
-        .resize(size, size, { fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 82 });
-      const key = `renditions/${assetId}/${kind}-${randomUUID()}`;
-      const info = new Promise<OutputInfo>((resolve, reject) => {
-        pipeline.once('info', resolve);
-        pipeline.once('error', reject);
-      });
-      const stored = this.storage.put(key, pipeline, { contentType: 'image/jpeg' });
-      // Handled where awaited below; marked handled now so an early failure is no unhandled rejection.
-      stored.catch(() => undefined);
-      info.catch(() => undefined);
-      return { kind, key, pipeline, stored, info };
-    });
-    const keys = outputs.map((output) => output.key);
+    if (file.size > this.inputs.maxInputBytes) {
+      this.logger.log(
+        `asset ${assetId} gets no renditions: ${file.size} bytes, more than ${this.inputs.maxInputBytes}`,
+      );
+      return;
+    }
+    const sharp = await loadSharp();
+    const input = await this.inputs.open(file.storageKey);
+    let base: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+    let source: { width: number; height: number };
     try {
-      (await this.storage.get(file.storageKey)).pipe(source);
+      const metadata = await sharp(input.path, this.inputs.metadataOptions()).metadata();
+      const refusal = this.inputs.refusal(metadata.width, metadata.height);
+      if (refusal !== undefined) {
+        this.logger.log(`asset ${assetId} gets no renditions: ${refusal}`);
+        return;
+      }
+      // EXIF orientations 5 to 8 turn the image a quarter: its upright size has the sides swapped.
+      const turned = (metadata.orientation ?? 1) >= 5;
+      const [width, height] = [metadata.width ?? 1, metadata.height ?? 1];
+      source = turned ? { width: height, height: width } : { width, height };
+      base = await sharp(input.path, this.inputs.sharpOptions())
+        .rotate()
+        .resize(LARGEST, LARGEST, { fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .raw({ depth: 'uchar' })
+        .toBuffer({ resolveWithObject: true });
+    } finally {
+      await input.release();
+    }
+
+    const keys: string[] = [];
+    try {
       const rows: AssetRenditionEntity[] = [];
-      for (const output of outputs) {
-        const [, info] = await Promise.all([output.stored, output.info]);
+      for (const kind of Object.keys(RENDITION_SIZES) as RenditionKind[]) {
+        const size = RENDITION_SIZES[kind];
+        const { width, height, channels } = base.info;
+        // Sized from the source's own dimensions, as if resized from it directly (same rounding).
+        const target = fitInside(source, size);
+        const { data, info } = await sharp(base.data, { raw: { width, height, channels } })
+          .resize(target.width, target.height, { fit: 'fill' })
+          .jpeg({ quality: 82 })
+          .toBuffer({ resolveWithObject: true });
+        const key = `renditions/${assetId}/${kind}-${randomUUID()}`;
+        keys.push(key);
+        await this.storage.put(key, Readable.from([data]), { contentType: 'image/jpeg' });
         rows.push(
           Object.assign(new AssetRenditionEntity(), {
             assetId,
-            kind: output.kind,
-            storageKey: output.key,
+            kind,
+            storageKey: key,
             contentType: 'image/jpeg',
             width: info.width,
             height: info.height,
@@ -93,10 +123,20 @@ export class RenditionsService implements BeforeApplicationShutdown {
       }
       await this.objects.discard(await this.files.saveRenditions(assetId, fileId, rows));
     } catch (error) {
-      for (const output of outputs) output.pipeline.destroy();
-      await Promise.allSettled(outputs.map((output) => output.stored));
       await this.objects.discard(keys);
       throw error;
     }
   }
+}
+
+/** The size of `source` fitted inside a `size`×`size` box, never enlarged. */
+export function fitInside(
+  source: { width: number; height: number },
+  size: number,
+): { width: number; height: number } {
+  const scale = Math.min(1, size / source.width, size / source.height);
+  return {
+    width: Math.max(1, Math.round(source.width * scale)),
+    height: Math.max(1, Math.round(source.height * scale)),
+  };
 }

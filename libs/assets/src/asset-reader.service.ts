@@ -6,6 +6,7 @@ import { AssetNotFound } from './asset-errors';
 import { AssetMapper, AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';
 import { PlacedAsset } from './ports/asset-state';
+import { StoredState } from './queries/asset-queries.repository';
 import { assetVisibleTo } from './rules/asset-visibility';
 
 export interface VisibleAsset {
@@ -37,23 +38,41 @@ export class AssetReader {
     return { placed, grants };
   }
 
+  /**
+   * GET of one asset: its whole state in one statement, beside the actor's grants (cached in access),
+   * then the attribute catalogue and the uploader's username (both cached in their owners).
+   */
+  async visibleRepresentation(actor: ActorUser, id: number): Promise<AssetRepresentation> {
+    const language = this.languages.readLanguage();
+    const [state, grants] = await Promise.all([
+      this.assets.findWhole(id, ['', this.storageKey(language)]),
+      this.permissions.grantsFor(actor),
+    ]);
+    if (state === null || !assetVisibleTo({ actor, grants }, state)) throw new AssetNotFound(id);
+    return this.representState(state, language);
+  }
+
   async representation(id: number): Promise<AssetRepresentation> {
-    const placed = await this.assets.findPlaced(id);
-    if (placed === null) throw new AssetNotFound(id);
-    return this.represent(placed);
+    const language = this.languages.readLanguage();
+    const state = await this.assets.findWhole(id, ['', this.storageKey(language)]);
+    if (state === null) throw new AssetNotFound(id);
+    return this.representState(state, language);
   }
 
   async represent(placed: PlacedAsset): Promise<AssetRepresentation> {
     const language = this.languages.readLanguage();
-    const key = this.storageKey(language);
-    const uploader = placed.asset.addedByUserId;
-    const [state, attributes, usernames] = await Promise.all([
-      this.assets.loadState(placed, [...new Set(['', key])]),
+    const state = await this.assets.loadState(placed, [...new Set(['', this.storageKey(language)])]);
+    return this.representState(state, language);
+  }
+
+  private async representState(state: StoredState, language: string): Promise<AssetRepresentation> {
+    const uploader = state.asset.addedByUserId;
+    const [attributes, usernames] = await Promise.all([
       this.catalog.all(language),
       uploader === null ? new Map<number, string>() : this.users.usernames([uploader]),
     ]);
     const addedByUsername = uploader === null ? null : (usernames.get(uploader) ?? null);
-    return this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, key);
+    return this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, this.storageKey(language));
   }
 
   /** Values in the default language are stored under '' so that they survive a change of default. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
 import {
   AssetAccessLevelEntity,
@@ -9,8 +10,8 @@ import {
 } from './entities/asset-links.entity';
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
-import { PlacedAsset } from './ports/asset-state';
-import { StoredState, toRecord } from './queries/asset-queries.repository';
+import { AssetRecord, AttributeValue, PlacedAsset } from './ports/asset-state';
+import { StoredState } from './queries/asset-queries.repository';
 import { hasPendingEdit } from './rules/approval-state';
 
 export interface NewAsset {
@@ -21,18 +22,109 @@ export interface NewAsset {
   accessLevelIds: number[];
 }
 
+type Raw = Record<string, unknown>;
+
+/** The columns of `assets` as AssetRecord names them (the entity's property names). */
+const ASSET_COLUMNS: ReadonlyArray<[keyof AssetRecord & keyof AssetEntity, string]> = [
+  ['id', 'id'],
+  ['submitted', 'submitted'],
+  ['uploadPending', 'upload_pending'],
+  ['contentPending', 'content_pending'],
+  ['archived', 'archived'],
+  ['type', 'type'],
+  ['assetTypeId', 'asset_type_id'],
+  ['addedByUserId', 'added_by_user_id'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+];
+
+/** `a.<column> AS <column>, ...` of the asset row. */
+const ASSET_SELECT = ASSET_COLUMNS.map(([, column]) => `a.${column} AS ${column}`).join(', ');
+
+/** An id list aggregated in SQL: GROUP_CONCAT on MySQL/MariaDB, group_concat on SQLite (same name). */
+const idList = (table: string, column: string): string =>
+  `(SELECT GROUP_CONCAT(x.${column}) FROM ${table} x WHERE x.asset_id = a.id)`;
+
+/**
+ * One statement for the whole state of an asset: the asset row with its levels, categories and parents
+ * as id lists and whether an edit is pending, then (UNION ALL) one row per attribute value in the asked
+ * storage languages. The asset row is the one without an attribute id.
+ */
+function wholeAssetSql(languageCount: number): string {
+  const nulls = ASSET_COLUMNS.map(([, column]) => `NULL AS ${column}`).join(', ');
+  return (
+    `SELECT ${ASSET_SELECT}, ` +
+    `${idList('asset_access_levels', 'access_level_id')} AS level_ids, ` +
+    `${idList('asset_categories', 'category_id')} AS category_ids, ` +
+    `${idList('asset_parents', 'parent_id')} AS parent_ids, ` +
+    '(SELECT COUNT(*) FROM asset_pending_edits e WHERE e.asset_id = a.id) AS pending_edits, ' +
+    'NULL AS attribute_id, NULL AS language, NULL AS value ' +
+    'FROM assets a WHERE a.id = ? ' +
+    'UNION ALL ' +
+    `SELECT ${nulls}, NULL, NULL, NULL, NULL, v.attribute_id, v.language, v.value ` +
+    'FROM asset_attribute_values v WHERE v.asset_id = ? ' +
+    `AND v.language IN (${Array.from({ length: languageCount }, () => '?').join(', ')})`
+  );
+}
+
+/** Ids from a GROUP_CONCAT (a string, or bytes on MySQL for numbers), ascending. */
+function ids(raw: unknown): number[] {
+  if (raw === null || raw === undefined) return [];
+  const text = String(raw);
+  if (text === '') return [];
+  return text
+    .split(',')
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
 /** Reads of one asset and its placement; creation and deletion. */
 @Injectable()
 export class AssetsRepository {
+  private columns: Map<string, ColumnMetadata> | undefined;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** The asset and its access levels, in one statement. */
   async findPlaced(id: number): Promise<PlacedAsset | null> {
-    const asset = await this.dataSource.getRepository(AssetEntity).findOneBy({ id });
-    if (asset === null) return null;
-    const levels = await this.dataSource
-      .getRepository(AssetAccessLevelEntity)
-      .find({ where: { assetId: id }, order: { accessLevelId: 'ASC' } });
-    return { asset: toRecord(asset), accessLevelIds: levels.map((level) => level.accessLevelId) };
+    const rows: Raw[] = await this.dataSource.query(
+      `SELECT ${ASSET_SELECT}, ${idList('asset_access_levels', 'access_level_id')} AS level_ids ` +
+        'FROM assets a WHERE a.id = ?',
+      [id],
+    );
+    const [row] = rows;
+    return row === undefined ? null : { asset: this.toAssetRecord(row), accessLevelIds: ids(row.level_ids) };
+  }
+
+  /**
+   * Everything GET shows of an asset, in one statement (hand-written SQL on the same connection): the
+   * row, levels, categories, parents, the pending-edit flag and the values in `languages` (storage keys).
+   */
+  async findWhole(id: number, languages: string[]): Promise<StoredState | null> {
+    const keys = [...new Set(languages)];
+    const rows: Raw[] = await this.dataSource.query(wholeAssetSql(keys.length), [id, id, ...keys]);
+    const row = rows.find(
+      (candidate) => candidate.attribute_id === null || candidate.attribute_id === undefined,
+    );
+    if (row === undefined) return null;
+    const asset = this.toAssetRecord(row);
+    const values: AttributeValue[] = [];
+    for (const value of rows) {
+      if (value === row) continue;
+      values.push({
+        attributeId: Number(value.attribute_id),
+        language: String(value.language),
+        value: String(value.value),
+      });
+    }
+    return {
+      asset,
+      accessLevelIds: ids(row.level_ids),
+      categoryIds: ids(row.category_ids),
+      parentIds: ids(row.parent_ids),
+      values,
+      hasPendingEdit: hasPendingEdit(asset, Number(row.pending_edits) > 0),
+    };
   }
 
   /** The rest of an asset's state, with attribute values in the given storage languages only. */
@@ -78,6 +170,26 @@ export class AssetsRepository {
         .insert(asset.accessLevelIds.map((accessLevelId) => ({ assetId: saved.id, accessLevelId })));
       return saved.id;
     });
+  }
+
+  /** A raw asset row as the entity would hold it (the driver's own conversion of dates and booleans). */
+  private toAssetRecord(row: Raw): AssetRecord {
+    this.columns ??= new Map(
+      this.dataSource.getMetadata(AssetEntity).columns.map((column) => [column.propertyName, column]),
+    );
+    const driver = this.dataSource.driver;
+    const record: Record<string, unknown> = {};
+    for (const [property, column] of ASSET_COLUMNS) {
+      const metadata = this.columns.get(property);
+      const raw = row[column];
+      record[property] = metadata === undefined ? raw : driver.prepareHydratedValue(raw, metadata);
+    }
+    return {
+      ...(record as unknown as AssetRecord),
+      id: Number(record.id),
+      assetTypeId: record.assetTypeId === null ? null : Number(record.assetTypeId),
+      addedByUserId: record.addedByUserId === null ? null : Number(record.addedByUserId),
+    };
   }
 
   /** Values, placements, parents and pending edits go with it (foreign keys cascade). */

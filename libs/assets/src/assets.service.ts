@@ -54,9 +54,8 @@ export class AssetsService {
     return this.reader.representation(id);
   }
 
-  async get(actor: ActorUser, id: number): Promise<AssetRepresentation> {
-    const { placed } = await this.reader.visibleOrThrow(actor, id);
-    return this.reader.represent(placed);
+  get(actor: ActorUser, id: number): Promise<AssetRepresentation> {
+    return this.reader.visibleRepresentation(actor, id);
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { LanguageService } from '@dam/platform';
+import { CacheGenerations, LanguageService } from '@dam/platform';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AttributeType } from './attribute-types';
 import { AttributesCatalog } from './attributes-catalog';
@@ -79,6 +79,7 @@ function setup({
     mappings as unknown as EmbeddedDataMappingsRepository,
     assetTypes as unknown as AssetTypesRepository,
     languages as unknown as LanguageService,
+    { stamp: async () => '1', peek: () => '1' } as unknown as CacheGenerations,
   );
   return { catalog, attributes, listValues };
 }

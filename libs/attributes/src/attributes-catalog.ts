@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LanguageService } from '@dam/platform';
+import { CacheGenerations, GenerationCached, GenerationLru, LanguageService } from '@dam/platform';
 import { AssetType } from './asset-types/asset-type';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import {
@@ -9,7 +9,7 @@ import {
   isAttributeTypeId,
   ListValue,
 } from './attribute-types';
-import { AttributesRepository } from './attributes/attributes.repository';
+import { ATTRIBUTES_GENERATION, AttributesRepository } from './attributes/attributes.repository';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
 import { AttributeEntity } from './entities/attribute.entity';
 import { ListValuesRepository } from './list-values/list-values.repository';
@@ -31,17 +31,49 @@ export type AssetTypeDefinition = AssetType;
  */
 @Injectable()
 export class AttributesCatalog {
+  /** Every attribute's definitions per language (a handful of languages at most). */
+  private readonly definitions: GenerationLru<string, readonly AttributeDefinition[]>;
+  private readonly displayIds: GenerationCached<readonly number[]>;
+  private readonly types: GenerationCached<readonly AssetTypeDefinition[]>;
+  private readonly mappingList: GenerationCached<readonly EmbeddedDataMappingDefinition[]>;
+
   constructor(
     private readonly attributes: AttributesRepository,
     private readonly listValuesRepository: ListValuesRepository,
     private readonly mappings: EmbeddedDataMappingsRepository,
     private readonly assetTypesRepository: AssetTypesRepository,
     private readonly languages: LanguageService,
-  ) {}
+    generations: CacheGenerations,
+  ) {
+    const names = [ATTRIBUTES_GENERATION];
+    this.definitions = new GenerationLru(generations, names, { capacity: 64 });
+    this.displayIds = new GenerationCached(generations, names, async () =>
+      Object.freeze(await this.attributes.displayAttributeIds()),
+    );
+    this.types = new GenerationCached(generations, names, async () => {
+      const types = await this.assetTypesRepository.findAll();
+      return Object.freeze(types.map(({ id, name }) => Object.freeze({ id, name })));
+    });
+    this.mappingList = new GenerationCached(generations, names, async () => {
+      const mappings = await this.mappings.findAll();
+      return Object.freeze(
+        mappings.map(({ type, tagName, attributeId, mappingDirection }) =>
+          Object.freeze({ type, tagName, attributeId, mappingDirection }),
+        ),
+      );
+    });
+  }
 
-  /** Ordered by displayOrder, then id. */
+  /** Ordered by displayOrder, then id. From memory while the 'attributes' generation stands. */
   async all(language: string): Promise<AttributeDefinition[]> {
-    return this.define(await this.attributes.findAll(), language);
+    const definitions = await this.definitions.get(language, async () =>
+      Object.freeze(
+        (await this.define(await this.attributes.findAll(), language)).map((definition) =>
+          Object.freeze(definition),
+        ),
+      ),
+    );
+    return [...definitions];
   }
 
   async byId(id: number, language: string): Promise<AttributeDefinition | undefined> {
@@ -65,18 +97,12 @@ export class AttributesCatalog {
   }
 
   async embeddedDataMappings(): Promise<EmbeddedDataMappingDefinition[]> {
-    const mappings = await this.mappings.findAll();
-    return mappings.map(({ type, tagName, attributeId, mappingDirection }) => ({
-      type,
-      tagName,
-      attributeId,
-      mappingDirection,
-    }));
+    return [...(await this.mappingList.get())];
   }
 
   /** The attributes shown in summaries: those of the first display attribute group, in its order. */
-  displayAttributeIds(): Promise<number[]> {
-    return this.attributes.displayAttributeIds();
+  async displayAttributeIds(): Promise<number[]> {
+    return [...(await this.displayIds.get())];
   }
 
   async assetTypeExists(id: number): Promise<boolean> {
@@ -84,8 +110,7 @@ export class AttributesCatalog {
   }
 
   async assetTypes(): Promise<AssetTypeDefinition[]> {
-    const types = await this.assetTypesRepository.findAll();
-    return types.map(({ id, name }) => ({ id, name }));
+    return [...(await this.types.get())];
   }
 
   /** Definitions with labels in `language`, falling back to the default language's label. */

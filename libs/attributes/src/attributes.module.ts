@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RootLinks } from '@dam/platform';
+import { CacheGenerationsModule, RootLinks } from '@dam/platform';
 import { AssetTypesController } from './asset-types/asset-types.controller';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AssetTypesService } from './asset-types/asset-types.service';
@@ -50,6 +50,7 @@ import { ListValuesService } from './list-values/list-values.service';
       AssetTypeEntity,
       EmbeddedDataMappingEntity,
     ]),
+    CacheGenerationsModule,
   ],
   controllers: [
     AttributesController,

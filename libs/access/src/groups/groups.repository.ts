@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { refuseForeignKeyViolations } from '@dam/platform';
+import { CacheGenerations, refuseForeignKeyViolations } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
 import { isPermission } from '../permissions/permission';
 import { GroupPermissionRow } from '../permissions/permission-tree';
 import { GroupEntity } from '../users/entities/group.entity';
+import { ACCESS_GENERATION } from '../users/users.repository';
 import { GroupPermissionEntity } from './entities/group-permission.entity';
 
 /** Said when an access level named in the permissions is deleted between the check and the write. */
@@ -20,7 +21,10 @@ export interface GroupView {
 /** All TypeORM access for groups and their permissions. Multi-row writes run in one transaction. */
 @Injectable()
 export class GroupsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly generations: CacheGenerations,
+  ) {}
 
   async listIds(page?: { offset: number; limit: number }): Promise<{ ids: number[]; total: number }> {
     const [rows, total] = await this.dataSource.getRepository(GroupEntity).findAndCount({
@@ -52,6 +56,7 @@ export class GroupsRepository {
       this.dataSource.transaction(async (manager) => {
         const group = await manager.getRepository(GroupEntity).save({ name, createdAt: new Date() });
         await this.insertPermissions(manager, group.id, permissions);
+        await this.generations.bump(ACCESS_GENERATION, manager);
         return { id: group.id, name: group.name, permissions };
       }),
     );
@@ -72,7 +77,9 @@ export class GroupsRepository {
           await manager.getRepository(GroupPermissionEntity).delete({ groupId: id });
           await this.insertPermissions(manager, id, permissions);
         }
-        return this.findById(id, manager);
+        const group = await this.findById(id, manager);
+        await this.generations.bump(ACCESS_GENERATION, manager);
+        return group;
       }),
     );
   }
@@ -83,6 +90,7 @@ export class GroupsRepository {
       await manager.getRepository(GroupPermissionEntity).delete({ groupId: id });
       await manager.query('DELETE FROM user_groups WHERE group_id = ?', [id]);
       const result = await manager.getRepository(GroupEntity).delete({ id });
+      await this.generations.bump(ACCESS_GENERATION, manager);
       return (result.affected ?? 0) > 0;
     });
   }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AppConfig } from '@dam/platform';
+import { AppConfig, CacheGenerations, GenerationLru } from '@dam/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { IsNull, LessThan, Repository } from 'typeorm';
+import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
 import { ActorUser } from '../auth/actor';
 import { toActor } from '../auth/actor';
-import { UsersRepository } from '../users/users.repository';
+import { ACCESS_GENERATION, UsersRepository } from '../users/users.repository';
 import { OAuthClientEntity } from './entities/oauth-client.entity';
 import { OAuthTokenEntity, TokenKind } from './entities/oauth-token.entity';
 import { OAuthError } from './oauth-error';
@@ -15,6 +15,15 @@ export interface TokenResponse {
   token_type: 'Bearer';
   expires_in: number;
   refresh_token?: string;
+}
+
+/** Access tokens whose actor is remembered at most (least recently used first out). */
+const CACHED_TOKENS = 5000;
+
+/** A valid access token as the guard needs it: its actor and when it expires. */
+interface TokenHolder {
+  actor: ActorUser;
+  expiresAt: number;
 }
 
 export function hashToken(token: string): string {
@@ -27,11 +36,24 @@ export function hashToken(token: string): string {
  */
 @Injectable()
 export class TokensService {
+  /**
+   * Token hash -> actor and expiry, for unrevoked access tokens of existing users. A revocation, and any
+   * change of users, bumps the 'access' generation, which empties it (on other instances within a
+   * second); expiry is checked on every hit.
+   */
+  private readonly holders: GenerationLru<string, TokenHolder | null>;
+
   constructor(
     @InjectRepository(OAuthTokenEntity) private readonly tokens: Repository<OAuthTokenEntity>,
     private readonly users: UsersRepository,
     private readonly config: AppConfig,
-  ) {}
+    private readonly generations: CacheGenerations,
+  ) {
+    this.holders = new GenerationLru(generations, [ACCESS_GENERATION], {
+      capacity: CACHED_TOKENS,
+      keep: (holder) => holder !== null,
+    });
+  }
 
   /** `ttlSeconds` overrides DAM_ACCESS_TOKEN_TTL_SECONDS for the access token (the CLI's issue-token). */
   async issue(
@@ -62,14 +84,16 @@ export class TokensService {
   /** The user a valid, unexpired, unrevoked access token belongs to. */
   async authenticate(accessToken: string): Promise<ActorUser | undefined> {
     if (accessToken.length < 16 || accessToken.length > 200) return undefined;
-    const token = await this.tokens.findOneBy({
-      tokenHash: hashToken(accessToken),
-      kind: 'access',
-      revokedAt: IsNull(),
-    });
-    if (token === null || token.expiresAt.getTime() <= Date.now()) return undefined;
+    const holder = await this.holders.get(hashToken(accessToken), (tokenHash) => this.holderOf(tokenHash));
+    if (holder === null || holder.expiresAt <= Date.now()) return undefined;
+    return holder.actor;
+  }
+
+  private async holderOf(tokenHash: string): Promise<TokenHolder | null> {
+    const token = await this.tokens.findOneBy({ tokenHash, kind: 'access', revokedAt: IsNull() });
+    if (token === null) return null;
     const user = await this.users.findById(token.userId);
-    return user === null ? undefined : toActor(user);
+    return user === null ? null : { actor: toActor(user), expiresAt: token.expiresAt.getTime() };
   }
 
   async refresh(client: OAuthClientEntity, refreshToken: string): Promise<TokenResponse> {
@@ -85,11 +109,8 @@ export class TokensService {
       throw new OAuthError(400, 'invalid_grant', 'the refresh token has expired');
     }
     // Only the request that flips revoked_at from NULL wins; a concurrent replay gets nothing.
-    const claimed = await this.tokens.update(
-      { id: token.id, revokedAt: IsNull() },
-      { revokedAt: new Date() },
-    );
-    if (claimed.affected !== 1) {
+    const claimed = await this.revokeWhere({ id: token.id, revokedAt: IsNull() });
+    if (claimed !== 1) {
       await this.revokeFamily(token.family);
       throw new OAuthError(400, 'invalid_grant', 'the refresh token has already been used or revoked');
     }
@@ -101,7 +122,7 @@ export class TokensService {
     const token = await this.tokens.findOneBy({ tokenHash: hashToken(rawToken) });
     if (token === null || token.clientId !== client.id) return;
     if (token.kind === 'refresh') await this.revokeFamily(token.family);
-    else await this.tokens.update({ id: token.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+    else await this.revokeWhere({ id: token.id, revokedAt: IsNull() });
   }
 
   /** Removes tokens that expired before `before`; returns how many. */
@@ -111,7 +132,16 @@ export class TokensService {
   }
 
   private async revokeFamily(family: string): Promise<void> {
-    await this.tokens.update({ family, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.revokeWhere({ family, revokedAt: IsNull() });
+  }
+
+  /** Revokes the matching tokens and bumps the 'access' generation with it; returns how many. */
+  private async revokeWhere(where: { id?: number; family?: string; revokedAt: ReturnType<typeof IsNull> }) {
+    return this.tokens.manager.transaction(async (manager: EntityManager) => {
+      const result = await manager.getRepository(OAuthTokenEntity).update(where, { revokedAt: new Date() });
+      if ((result.affected ?? 0) > 0) await this.generations.bump(ACCESS_GENERATION, manager);
+      return result.affected ?? 0;
+    });
   }
 
   private async store(

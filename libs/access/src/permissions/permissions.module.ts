@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CacheGenerationsModule } from '@dam/platform';
 import { PermissionsRepository } from './permissions.repository';
 import { PermissionsService } from './permissions.service';
 
@@ -7,6 +8,7 @@ import { PermissionsService } from './permissions.service';
  * globally by the access-levels area, so a context importing this needs that area too.
  */
 @Module({
+  imports: [CacheGenerationsModule],
   providers: [PermissionsRepository, PermissionsService],
   exports: [PermissionsService],
 })

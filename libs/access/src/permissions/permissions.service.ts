@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { CacheGenerations, GenerationLru } from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
+import { ACCESS_GENERATION } from '../users/users.repository';
 import { AccessGrants } from './access-grants';
-import { AccessLevelTree } from './access-level-tree.port';
+import { ACCESS_LEVELS_GENERATION, AccessLevelTree } from './access-level-tree.port';
 import { computeGrants } from './permission-tree';
 import { PermissionsRepository } from './permissions.repository';
 
@@ -10,12 +12,27 @@ import { PermissionsRepository } from './permissions.repository';
  */
 @Injectable()
 export class PermissionsService {
+  /**
+   * Grants per actor, while neither the access area (groups, memberships, users) nor the level tree
+   * changed: both generations are bumped by their writers, so every instance follows within a second.
+   */
+  private readonly grants: GenerationLru<string, AccessGrants>;
+
   constructor(
     private readonly repository: PermissionsRepository,
     private readonly tree: AccessLevelTree,
-  ) {}
+    generations: CacheGenerations,
+  ) {
+    this.grants = new GenerationLru(generations, [ACCESS_GENERATION, ACCESS_LEVELS_GENERATION], {
+      capacity: 5000,
+    });
+  }
 
-  async grantsFor(actor: ActorUser): Promise<AccessGrants> {
+  grantsFor(actor: ActorUser): Promise<AccessGrants> {
+    return this.grants.get(`${actor.id}:${isPrivileged(actor)}`, () => this.computeFor(actor));
+  }
+
+  private async computeFor(actor: ActorUser): Promise<AccessGrants> {
     const levels = await this.tree.nodes();
     if (isPrivileged(actor)) return AccessGrants.everything(levels.map((level) => level.id));
     const rows = await this.repository.permissionsOfUser(actor.id);

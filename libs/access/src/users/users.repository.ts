@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { StateConflict, isUniqueViolation } from '@dam/platform';
+import { CacheGenerations, StateConflict, isUniqueViolation } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { GroupEntity } from './entities/group.entity';
 import { UserEntity } from './entities/user.entity';
+
+/** The generation every cache of the access area follows (tokens, users, groups, permissions). */
+export const ACCESS_GENERATION = 'access';
 
 export interface UserSearchCriteria {
   username?: string;
@@ -30,6 +33,7 @@ export class UsersRepository {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(GroupEntity) private readonly groups: Repository<GroupEntity>,
+    private readonly generations: CacheGenerations,
   ) {}
 
   // `find`, not `findOne`: with a relation, findOne's LIMIT makes TypeORM run a DISTINCT id query first.
@@ -97,10 +101,17 @@ export class UsersRepository {
     return ids.length === 0 ? Promise.resolve([]) : this.groups.findBy({ id: In(ids) });
   }
 
-  /** Saves the user; a username already taken (also by a concurrent request) is a 409. */
+  /**
+   * Saves the user (and bumps the 'access' generation with it: actors, tokens and usernames are cached);
+   * a username already taken (also by a concurrent request) is a 409.
+   */
   async save(user: UserEntity): Promise<UserEntity> {
     try {
-      return await this.users.save(user);
+      return await this.users.manager.transaction(async (manager) => {
+        const saved = await manager.getRepository(UserEntity).save(user);
+        await this.generations.bump(ACCESS_GENERATION, manager);
+        return saved;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new StateConflict(`a user named ${user.username} already exists`);
       throw error;
@@ -108,7 +119,10 @@ export class UsersRepository {
   }
 
   async delete(id: number): Promise<void> {
-    await this.users.delete({ id });
+    await this.users.manager.transaction(async (manager) => {
+      await manager.getRepository(UserEntity).delete({ id });
+      await this.generations.bump(ACCESS_GENERATION, manager);
+    });
   }
 }
 

@@ -1,21 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInput, StateConflict, NotPermitted, UnknownResource, Paging } from '@dam/platform';
+import {
+  CacheGenerations,
+  GenerationCached,
+  GenerationLru,
+  InvalidInput,
+  StateConflict,
+  NotPermitted,
+  UnknownResource,
+  Paging,
+} from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { toActor } from '../auth/actor';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user';
-import { UserSearchCriteria, UsersRepository } from './users.repository';
+import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
 import { requireAdmin } from '../auth/policy';
 
 /** Rules for users: only admins (and the application user) manage them; anyone may read themself. */
 @Injectable()
 export class UsersService {
+  /** Usernames by user id (shown as the uploader of every asset), following the 'access' generation. */
+  private readonly usernameCache: GenerationLru<number, string>;
+  /** The application user (trusted-network requests act as it), following the 'access' generation. */
+  private readonly application: GenerationCached<ActorUser | null>;
+
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
-  ) {}
+    generations: CacheGenerations,
+  ) {
+    this.usernameCache = new GenerationLru(generations, [ACCESS_GENERATION], { capacity: 10_000 });
+    this.application = new GenerationCached(generations, [ACCESS_GENERATION], async () => {
+      const user = await this.users.findApplicationUser();
+      return user === null ? null : toActor(user);
+    });
+  }
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
     requireAdmin(actor, 'manage users');
@@ -106,9 +127,8 @@ export class UsersService {
   }
 
   /** The application user as an actor, or null before the bootstrap created it. */
-  async applicationActor(): Promise<ActorUser | null> {
-    const user = await this.users.findApplicationUser();
-    return user === null ? null : toActor(user);
+  applicationActor(): Promise<ActorUser | null> {
+    return this.application.get();
   }
 
   exists(userId: number): Promise<boolean> {
@@ -117,7 +137,7 @@ export class UsersService {
 
   /** Usernames of the users among `ids` that exist (unknown ids are absent from the map). */
   usernames(ids: number[]): Promise<Map<number, string>> {
-    return this.users.usernames([...new Set(ids)]);
+    return this.usernameCache.getMany(ids, (missing) => this.users.usernames(missing));
   }
 
   /** The id of the user named exactly `username`: none or one. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { TranslationsService } from '@dam/platform';
+import { CacheGenerations, TranslationsService } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { DisplayAttributeGroupMemberEntity } from '../entities/display-attribute-group-member.entity';
@@ -8,6 +8,12 @@ import { DisplayAttributeGroupEntity } from '../entities/display-attribute-group
 import { KeywordEntity } from '../entities/keyword.entity';
 
 export const ATTRIBUTE_TRANSLATION_TYPE = 'attribute';
+
+/**
+ * The generation the attributes area bumps with every write the catalog's caches depend on (attributes,
+ * their labels, display groups, embedded-data mappings, asset types), in the write's transaction.
+ */
+export const ATTRIBUTES_GENERATION = 'attributes';
 
 /** A label in a language other than the default, stored beside the attribute. */
 export interface TranslatedText {
@@ -20,6 +26,7 @@ export class AttributesRepository {
   constructor(
     @InjectRepository(AttributeEntity) private readonly attributes: Repository<AttributeEntity>,
     private readonly translations: TranslationsService,
+    private readonly generations: CacheGenerations,
   ) {}
 
   findAll(): Promise<AttributeEntity[]> {
@@ -87,6 +94,7 @@ export class AttributesRepository {
           manager,
         );
       }
+      await this.generations.bump(ATTRIBUTES_GENERATION, manager);
       return saved;
     });
   }
@@ -100,6 +108,7 @@ export class AttributesRepository {
       await this.translations.deleteAll(ATTRIBUTE_TRANSLATION_TYPE, id, manager);
       await manager.getRepository(KeywordEntity).update({ attributeId: id }, { parentId: null });
       await manager.getRepository(AttributeEntity).delete({ id });
+      await this.generations.bump(ATTRIBUTES_GENERATION, manager);
     });
   }
 }

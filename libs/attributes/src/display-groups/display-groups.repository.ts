@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { CacheGenerations } from '@dam/platform';
 import { In, Repository } from 'typeorm';
+import { ATTRIBUTES_GENERATION } from '../attributes/attributes.repository';
 import { DisplayAttributeGroupMemberEntity } from '../entities/display-attribute-group-member.entity';
 import { DisplayAttributeGroupEntity } from '../entities/display-attribute-group.entity';
 
@@ -17,6 +19,7 @@ export class DisplayGroupsRepository {
     private readonly groups: Repository<DisplayAttributeGroupEntity>,
     @InjectRepository(DisplayAttributeGroupMemberEntity)
     private readonly members: Repository<DisplayAttributeGroupMemberEntity>,
+    private readonly generations: CacheGenerations,
   ) {}
 
   /** Every group with its attribute ids, in two queries. */
@@ -46,12 +49,16 @@ export class DisplayGroupsRepository {
           );
         }
       }
+      await this.generations.bump(ATTRIBUTES_GENERATION, manager);
       return saved;
     });
   }
 
   async delete(id: number): Promise<void> {
-    await this.groups.delete({ id });
+    await this.groups.manager.transaction(async (manager) => {
+      await manager.getRepository(DisplayAttributeGroupEntity).delete({ id });
+      await this.generations.bump(ATTRIBUTES_GENERATION, manager);
+    });
   }
 
   private async withMembers(groups: DisplayAttributeGroupEntity[]): Promise<DisplayGroupRow[]> {

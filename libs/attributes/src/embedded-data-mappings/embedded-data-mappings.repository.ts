@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { CacheGenerations } from '@dam/platform';
 import { Repository } from 'typeorm';
+import { ATTRIBUTES_GENERATION } from '../attributes/attributes.repository';
 import { EmbeddedDataMappingEntity } from '../entities/embedded-data-mapping.entity';
 
 @Injectable()
@@ -8,6 +10,7 @@ export class EmbeddedDataMappingsRepository {
   constructor(
     @InjectRepository(EmbeddedDataMappingEntity)
     private readonly mappings: Repository<EmbeddedDataMappingEntity>,
+    private readonly generations: CacheGenerations,
   ) {}
 
   findAll(): Promise<EmbeddedDataMappingEntity[]> {
@@ -19,10 +22,17 @@ export class EmbeddedDataMappingsRepository {
   }
 
   save(mapping: EmbeddedDataMappingEntity): Promise<EmbeddedDataMappingEntity> {
-    return this.mappings.save(mapping);
+    return this.mappings.manager.transaction(async (manager) => {
+      const saved = await manager.getRepository(EmbeddedDataMappingEntity).save(mapping);
+      await this.generations.bump(ATTRIBUTES_GENERATION, manager);
+      return saved;
+    });
   }
 
   async delete(id: number): Promise<void> {
-    await this.mappings.delete({ id });
+    await this.mappings.manager.transaction(async (manager) => {
+      await manager.getRepository(EmbeddedDataMappingEntity).delete({ id });
+      await this.generations.bump(ATTRIBUTES_GENERATION, manager);
+    });
   }
 }

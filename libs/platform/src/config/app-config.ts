@@ -53,6 +53,18 @@ export class AppConfig {
   maxChunkBytes: number;
   logRequests: boolean;
   databaseConnectRetries: number;
+  /** A database query (including waiting for a connection) that takes longer fails, and its request answers 503. */
+  databaseTimeoutMs: number;
+  /** An object store request that makes no progress (nothing sent or received) for this long fails: 503. */
+  storageTimeoutMs: number;
+  /** Seconds between runs of the queued object deletions (retries of failed deletes of replaced objects). */
+  objectDeletionIntervalSeconds: number;
+  /** Images larger than this get no renditions and cannot be converted (the upload still succeeds). */
+  renditionMaxInputBytes: number;
+  /** Images of more pixels (width × height) get no renditions and cannot be converted (decompression bombs). */
+  renditionMaxInputPixels: number;
+  /** Renditions generated at once, in the background after the upload answered. */
+  renditionConcurrency: number;
 
   get defaultLanguage(): string {
     return this.languages[0];
@@ -94,6 +106,12 @@ export class AppConfig {
     config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
     config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
     config.databaseConnectRetries = read.integer('DAM_DATABASE_CONNECT_RETRIES', 10, 0, 1000);
+    config.databaseTimeoutMs = read.integer('DAM_DATABASE_TIMEOUT_MS', 5000, 100);
+    config.storageTimeoutMs = read.integer('DAM_STORAGE_TIMEOUT_MS', 30_000, 100);
+    config.objectDeletionIntervalSeconds = read.integer('DAM_OBJECT_DELETION_INTERVAL_SECONDS', 60, 1);
+    config.renditionMaxInputBytes = read.integer('DAM_RENDITION_MAX_INPUT_BYTES', 256 * 1024 * 1024, 1);
+    config.renditionMaxInputPixels = read.integer('DAM_RENDITION_MAX_INPUT_PIXELS', 100_000_000, 1);
+    config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
     return config;
   }
 }

@@ -32,7 +32,10 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       charset: 'utf8mb4_unicode_ci',
       supportBigNumbers: true,
       bigNumberStrings: false,
-      extra: { connectionLimit: 20, enableKeepAlive: true, connectTimeout: 5000 },
+      // DAM_DATABASE_TIMEOUT_MS: the connect timeout, and the deadline of every query (slower ones are
+      // logged, and the API's DatabaseModule fails them with a 503: query-timeout.ts).
+      maxQueryExecutionTime: config.databaseTimeoutMs,
+      extra: { connectionLimit: 20, enableKeepAlive: true, connectTimeout: config.databaseTimeoutMs },
     };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });

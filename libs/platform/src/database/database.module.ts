@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrations } from './migrator';
+import { installQueryTimeout } from './query-timeout';
 
 /** The database connection; migrations run before anything else touches it. */
 @Module({
@@ -20,6 +21,9 @@ import { runMigrations } from './migrator';
         if (options === undefined) throw new Error('database options are missing');
         const dataSource = await new DataSource(options).initialize();
         await runMigrations(dataSource);
+        // After the migrations, which may run long: DAM_DATABASE_TIMEOUT_MS (see dataSourceOptions).
+        if (options.maxQueryExecutionTime !== undefined)
+          installQueryTimeout(dataSource, options.maxQueryExecutionTime);
         return dataSource;
       },
     }),

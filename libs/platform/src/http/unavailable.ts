@@ -1,3 +1,5 @@
+import { DependencyUnavailable } from './domain-errors';
+
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -35,4 +37,18 @@ export function isUnavailableError(error: unknown, depth = 0): boolean {
   // mysql2 raises these without a code once a connection or the pool is gone.
   if (typeof message === 'string' && /Pool is closed|in closed state/i.test(message)) return true;
   return isUnavailableError(driverError, depth + 1) || isUnavailableError(cause, depth + 1);
+}
+
+/**
+ * A dependency (the database, the object store) did not answer within its timeout: a 503 whose message
+ * says which and how long was waited. Carries code ETIMEDOUT for code that only looks at codes.
+ */
+export class DependencyTimeout extends DependencyUnavailable {
+  readonly code = 'ETIMEDOUT';
+
+  constructor(dependency: string, timeoutMs: number) {
+    super(
+      `${dependency} did not answer within ${timeoutMs} ms; the service is temporarily unavailable, try again shortly`,
+    );
+  }
 }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { constants, createWriteStream, Dirent } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { access, FileHandle, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,12 +14,20 @@ import {
   SignedUrlOptions,
   StoredObject,
 } from './object-storage.port';
-import { concatenated, HashingMeter } from './object-streams';
+import { HashingMeter } from './object-streams';
 import { UrlSigner } from './url-signer';
 
 const TEMP_FOLDER = '.tmp';
 /** An upload that has not written for a day is not coming back. */
 const STALE_TEMP_MS = 24 * 3600 * 1000;
+/**
+ * Concatenation copies through two buffers of this size: one is written (and hashed) while the other is
+ * read, so hashing on the main thread overlaps the disk work done in libuv's thread pool. Measured on the
+ * 2-core machine (32 x 16 MiB): 256 KiB keeps the copy at 1.5-1.9x `cat` + fsync in every round; 1-8 MiB
+ * buffers (which no longer fit the CPU caches with the hash in between) reached 1.6-2x only on a quiet
+ * disk and 4-6x right after another large write.
+ */
+const COPY_BUFFER_BYTES = 256 * 1024;
 
 /**
  * Objects as files under `{dataDir}/storage/{key}`. Writes go to `.tmp/` first and are renamed into
@@ -120,11 +128,29 @@ export class FsObjectStorage extends ObjectStorage {
     }
   }
 
+  /**
+   * Copies the sources into a temp file with large positioned reads and writes (two reused buffers,
+   * hashing each buffer while the next is read and it is written), then fsyncs and renames it into place,
+   * as `put` does. Sources are opened one at a time; a missing one throws ObjectNotFound and leaves nothing.
+   */
   async concatenate(sourceKeys: string[], targetKey: string): Promise<StoredObject> {
-    return this.put(
-      targetKey,
-      concatenated(sourceKeys, (key) => this.get(key)),
-    );
+    const target = this.pathOf(targetKey);
+    const sources = sourceKeys.map((key) => ({ key, file: this.pathOf(key) }));
+    await mkdir(this.tempDir, { recursive: true });
+    const temp = path.join(this.tempDir, randomUUID());
+    let output: FileHandle | undefined = await open(temp, 'wx');
+    try {
+      const written = await copyConcatenated(sources, output);
+      await output.sync();
+      await output.close();
+      output = undefined;
+      await this.moveIntoPlace(temp, target);
+      return { key: targetKey, ...written };
+    } catch (error) {
+      await output?.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
   }
 
   async signedGetUrl(key: string, options: SignedUrlOptions): Promise<string> {
@@ -140,6 +166,11 @@ export class FsObjectStorage extends ObjectStorage {
   }
 
   /** Temp files a crash left behind; old ones only, as another instance may share the folder. */
+  override localPath(key: string): string {
+    assertValidKey(key);
+    return this.pathOf(key);
+  }
+
   private async removeStaleTempFiles(): Promise<void> {
     const cutoff = Date.now() - STALE_TEMP_MS;
     for (const name of await readdir(this.tempDir)) {
@@ -203,6 +234,87 @@ export class FsObjectStorage extends ObjectStorage {
     if (!resolved.startsWith(`${this.root}${path.sep}`)) throw new InvalidObjectKey(key);
     return resolved;
   }
+}
+
+/**
+ * Reads `sources` in order into `output` through two reused buffers: while buffer A is written and
+ * hashed, buffer B is read. Both operations settle before a buffer is reused, so no I/O still touches it.
+ */
+async function copyConcatenated(
+  sources: { key: string; file: string }[],
+  output: FileHandle,
+): Promise<{ size: number; sha256: string }> {
+  const reader = new SequentialReader(sources);
+  const hash = createHash('sha256');
+  let current = Buffer.allocUnsafeSlow(COPY_BUFFER_BYTES);
+  let spare = Buffer.allocUnsafeSlow(COPY_BUFFER_BYTES);
+  let size = 0;
+  try {
+    let filled = await reader.read(current);
+    while (filled > 0) {
+      const writing = writeFully(output, current, filled, size);
+      const reading = reader.read(spare);
+      hash.update(current.subarray(0, filled));
+      const [, next] = await settleBoth(writing, reading);
+      size += filled;
+      [current, spare] = [spare, current];
+      filled = next;
+    }
+  } finally {
+    await reader.close();
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+/** The sources as one sequence of bytes, each file opened when the previous one is exhausted. */
+class SequentialReader {
+  private index = 0;
+  private handle: FileHandle | undefined;
+
+  constructor(private readonly sources: { key: string; file: string }[]) {}
+
+  /** Fills `buffer` from the start with the next bytes (up to its length); 0 once every source is read. */
+  async read(buffer: Buffer): Promise<number> {
+    for (;;) {
+      const source = this.sources[this.index];
+      if (source === undefined) return 0;
+      try {
+        this.handle ??= await open(source.file, 'r');
+        const { bytesRead } = await this.handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead > 0) return bytesRead;
+      } catch (error) {
+        throw isMissing(error) ? new ObjectNotFound(source.key) : error;
+      }
+      await this.close();
+      this.index += 1;
+    }
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+async function writeFully(
+  output: FileHandle,
+  buffer: Buffer,
+  length: number,
+  position: number,
+): Promise<void> {
+  for (let offset = 0; offset < length;) {
+    const { bytesWritten } = await output.write(buffer, offset, length - offset, position + offset);
+    offset += bytesWritten;
+  }
+}
+
+/** Awaits both; throws the first failure only once neither is still running. */
+async function settleBoth<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [first, second] = await Promise.allSettled([a, b]);
+  if (first.status === 'rejected') throw first.reason;
+  if (second.status === 'rejected') throw second.reason;
+  return [first.value, second.value];
 }
 
 async function syncDirectory(directory: string): Promise<void> {

@@ -1,8 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { Client, CopyDestinationOptions, CopySourceOptions, S3Error } from 'minio';
+import * as http from 'node:http';
 import { IncomingMessage } from 'node:http';
+import * as https from 'node:https';
 import { Readable } from 'node:stream';
 import { MinioSettings } from '../config/app-config';
+import { DependencyTimeout } from '../http/unavailable';
 import { contentDisposition } from './content-disposition';
 import { assertValidKey, assertValidPrefix } from './object-key';
 import {
@@ -24,6 +27,8 @@ const MIN_COMPOSE_PART = 5 * 1024 * 1024;
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 const DELETE_BATCH = 1000;
 const MISSING_CODES = new Set(['NoSuchKey', 'NotFound']);
+/** Default for a request that makes no progress (DAM_STORAGE_TIMEOUT_MS). */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Objects in one S3-compatible bucket (MinIO in production, s3rver in tests). Uploads are cut into
@@ -37,7 +42,8 @@ export class MinioObjectStorage extends ObjectStorage {
 
   constructor(
     private readonly settings: MinioSettings,
-    private readonly client: Client = createClient(settings),
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    private readonly client: Client = createClient(settings, timeoutMs),
   ) {
     super();
     this.bucket = settings.bucket;
@@ -266,7 +272,7 @@ function trimToRange(body: Readable, range: ByteRange): Readable {
   return byteSlice(body, range.start - start, range.end - start);
 }
 
-function createClient(settings: MinioSettings): Client {
+function createClient(settings: MinioSettings, timeoutMs: number): Client {
   return new Client({
     endPoint: settings.endPoint,
     port: settings.port,
@@ -275,7 +281,26 @@ function createClient(settings: MinioSettings): Client {
     secretKey: settings.secretKey,
     region: settings.region,
     pathStyle: true,
+    transport: timedTransport(settings.useSSL ? https : http, timeoutMs),
   });
+}
+
+/**
+ * `http(s).request` with an inactivity timeout: a request whose socket sends and receives nothing for
+ * `timeoutMs` (connecting, waiting for the answer, or streaming a body) is destroyed with a DependencyTimeout
+ * (a 503), so a hung store never holds a request. The minio client takes this as its
+ * `transport`.
+ */
+function timedTransport(
+  transport: typeof http | typeof https,
+  timeoutMs: number,
+): Pick<typeof http, 'request'> {
+  const request = (options: http.RequestOptions, callback?: (response: IncomingMessage) => void) => {
+    const sent = transport.request({ ...options, timeout: timeoutMs }, callback);
+    sent.on('timeout', () => sent.destroy(new DependencyTimeout('the object store', timeoutMs)));
+    return sent;
+  };
+  return { request } as Pick<typeof http, 'request'>;
 }
 
 /** Awaits both; throws the first failure only once neither is still running. */

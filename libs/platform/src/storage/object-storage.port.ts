@@ -68,6 +68,14 @@ export abstract class ObjectStorage {
    * `filename`: fs, the service's own `GET /files/{key}` signed by UrlSigner; minio, a presigned S3 URL.
    */
   abstract signedGetUrl(key: string, options: SignedUrlOptions): Promise<string>;
+
+  /**
+   * The object's file on this machine when the store keeps objects as local files (fs), so readers that
+   * need random access (sharp, libvips) can read it in place; undefined otherwise (S3).
+   */
+  localPath(_key: string): string | undefined {
+    return undefined;
+  }
 }
 
 export class ObjectNotFound extends Error {

@@ -1,14 +1,23 @@
 import { Module } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { AppConfig } from '../config/app-config';
+import { AppConfig, MinioSettings } from '../config/app-config';
 import { UrlService } from '../http/url.service';
 import { FilesController } from './files.controller';
 import { FilesService } from './files.service';
 import { FsObjectStorage } from './fs.storage';
-import { MinioObjectStorage } from './minio.storage';
+import { ObjectDeletions } from './object-deletions';
 import { ObjectStorage } from './object-storage.port';
 import { StorageHealthIndicator } from './storage.health';
 import { UrlSigner } from './url-signer';
+
+/**
+ * The S3 adapter, loaded on first use: the minio client is large, and a service on the embedded default
+ * never needs it (idle memory, cold start).
+ */
+export async function createMinioStorage(settings: MinioSettings, timeoutMs?: number): Promise<ObjectStorage> {
+  const { MinioObjectStorage } = await import('./minio.storage');
+  return new MinioObjectStorage(settings, timeoutMs);
+}
 
 /** The adapter chosen by STORAGE_DRIVER, initialised (folder or bucket created) before the app serves. */
 async function createObjectStorage(
@@ -19,7 +28,7 @@ async function createObjectStorage(
   let storage: ObjectStorage;
   if (config.storageDriver === 'minio') {
     if (config.minio === undefined) throw new Error('STORAGE_DRIVER=minio without MinIO settings');
-    storage = new MinioObjectStorage(config.minio);
+    storage = await createMinioStorage(config.minio, config.storageTimeoutMs);
   } else {
     storage = new FsObjectStorage(config.dataDir, signer, urls);
   }
@@ -27,7 +36,10 @@ async function createObjectStorage(
   return storage;
 }
 
-/** Object storage (the `ObjectStorage` port), URL signing, the fs store's `/files` route and its health check. */
+/**
+ * Object storage (the `ObjectStorage` port), URL signing, the fs store's `/files` route, its health check
+ * and the queued deletions of replaced objects (`ObjectDeletions`, table object_deletions).
+ */
 @Module({
   controllers: [FilesController],
   providers: [
@@ -35,8 +47,9 @@ async function createObjectStorage(
     FilesService,
     HealthIndicatorService,
     StorageHealthIndicator,
+    ObjectDeletions,
     { provide: ObjectStorage, inject: [AppConfig, UrlSigner, UrlService], useFactory: createObjectStorage },
   ],
-  exports: [ObjectStorage, UrlSigner, StorageHealthIndicator],
+  exports: [ObjectStorage, UrlSigner, StorageHealthIndicator, ObjectDeletions],
 })
 export class StorageModule {}

@@ -9,6 +9,8 @@ import { PublishingActions1732284000000 } from './1732284000000-publishing-actio
 import { AssetContent1732287600000 } from './1732287600000-asset-content';
 import { AssetSortNumbers1732291200000 } from './1732291200000-asset-sort-numbers';
 import { AssetContentPending1732294800000 } from './1732294800000-asset-content-pending';
+import { CacheGenerations1732298400000 } from './1732298400000-cache-generations';
+import { ObjectDeletions1732302000000 } from './1732302000000-object-deletions';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   AssetContent1732287600000,
   AssetSortNumbers1732291200000,
   AssetContentPending1732294800000,
+  CacheGenerations1732298400000,
+  ObjectDeletions1732302000000,
 ];

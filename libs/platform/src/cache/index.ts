@@ -1,0 +1,2 @@
+export * from './cache-generations';
+export * from './generation-cached';
