@@ -1,19 +1,35 @@
 #!/usr/bin/env node
 // The floor the service's figures are compared with: a NestJS 11 app on Express with one controller whose
-// one GET route returns a fixed JSON document, run like the service (plain `node`, one process, PORT from
-// the environment). The document is BARE_JSON (the overview benchmark passes the body of the asset it
-// requests, so both answers are the same bytes), else a small fixed one. Plain JavaScript with the
-// decorators applied as functions, so that nothing transpiles at run time, as with the service's dist/.
-// Express is set up as the service sets it up (createApp): no body parser, no ETag, no X-Powered-By.
+// one GET route reads one row from SQLite with the service's driver (better-sqlite3, a prepared
+// `SELECT ... WHERE id = ?` per request) and returns it as JSON, run like the service (plain `node`, one
+// process, PORT from the environment). The database is a file of its own (BARE_DB, else a new file in the
+// temp folder, removed on exit) in WAL mode like the service's, with one table holding one row: the
+// document BARE_JSON (the overview benchmark passes the body of the asset it requests, so both answers are
+// the same bytes), else a small fixed one. Plain JavaScript with the decorators applied as functions, so
+// that nothing transpiles at run time, as with the service's dist/. Express is set up as the service sets
+// it up (createApp): no body parser, no ETag, no X-Powered-By.
 require('reflect-metadata');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const Database = require('better-sqlite3');
 const { Controller, Get, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 
-const BODY = JSON.parse(process.env.BARE_JSON ?? '{"id":1,"name":"bare","values":[1,2,3]}');
+const DOCUMENT = process.env.BARE_JSON ?? '{"id":1,"name":"bare","values":[1,2,3]}';
+const ownFolder = process.env.BARE_DB ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-bare-'));
+const file = process.env.BARE_DB ?? path.join(ownFolder, 'bare.sqlite');
+
+const db = new Database(file);
+db.pragma('journal_mode = WAL');
+db.exec('CREATE TABLE IF NOT EXISTS asset (id INTEGER PRIMARY KEY, document TEXT NOT NULL)');
+db.prepare('INSERT OR REPLACE INTO asset (id, document) VALUES (1, ?)').run(DOCUMENT);
+const readRow = db.prepare('SELECT id, document FROM asset WHERE id = ?');
 
 class BareController {
   get() {
-    return BODY;
+    const row = readRow.get(1);
+    return JSON.parse(row.document);
   }
 }
 Get()(BareController.prototype, 'get', Object.getOwnPropertyDescriptor(BareController.prototype, 'get'));
@@ -21,6 +37,17 @@ Controller('bare')(BareController);
 
 class BareModule {}
 Module({ controllers: [BareController] })(BareModule);
+
+function cleanUp() {
+  db.close();
+  if (ownFolder !== undefined) fs.rmSync(ownFolder, { recursive: true, force: true });
+}
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(0);
+  });
+}
 
 async function main() {
   const app = await NestFactory.create(BareModule, { bodyParser: false, logger: ['error', 'warn'] });

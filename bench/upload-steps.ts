@@ -1,24 +1,26 @@
 /**
  * The upload steps the benchmarks time, as a client does them (bodies streamed from a deterministic
  * pseudo-random source, never held in memory), and the baselines they are set beside: a bare Node HTTP
- * server piping a body to disk (a child process), and `cat` of chunk files into one file.
+ * server piping a body to disk (a child process), and the same server keeping chunk files that `cat`
+ * then joins into one file.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { pseudoRandomStream, streamRequest } from '../test/helpers/raw-http';
 import { ServiceProcess } from '../test/helpers/service-process';
 
 export const MiB = 1024 * 1024;
 
-const CONTENT_HEADERS = {
-  'content-type': 'application/octet-stream',
-  'content-disposition': 'attachment; filename="big.bin"',
-};
+/** The headers of a content PUT of a file of that name (the API takes every file as application/octet-stream). */
+function contentHeaders(filename: string): Record<string, string> {
+  return {
+    'content-type': 'application/octet-stream',
+    'content-disposition': `attachment; filename="${filename}"`,
+  };
+}
 
 export function mibPerSecond(bytes: number, ms: number): number {
   return bytes / MiB / (ms / 1000);
@@ -60,9 +62,19 @@ async function timedPut(
   return performance.now() - started;
 }
 
-/** PUT /rest/assets/{id}/content with `size` streamed bytes; the time it took in ms. */
-export function putContent(base: string, token: string, assetPath: string, size: number): Promise<number> {
-  const headers = { ...CONTENT_HEADERS, 'content-length': String(size) };
+/**
+ * PUT /rest/assets/{id}/content with `size` streamed pseudo-random bytes as a file named `filename`
+ * (big.bin unless told: the name, not the bytes, decides whether the service treats it as an image); the
+ * time it took in ms.
+ */
+export function putContent(
+  base: string,
+  token: string,
+  assetPath: string,
+  size: number,
+  filename = 'big.bin',
+): Promise<number> {
+  const headers = { ...contentHeaders(filename), 'content-length': String(size) };
   return timedPut(`${base}${assetPath}/content`, token, headers, pseudoRandomStream('bench', 0, size));
 }
 
@@ -89,7 +101,7 @@ function chunkBody(index: number, size: number) {
 
 /** PUT content with X-Copy-Temp-Chunked-File (the chunks concatenated in storage); the time in ms. */
 export function copyTempFile(base: string, token: string, assetPath: string, temp: string): Promise<number> {
-  const headers = { ...CONTENT_HEADERS, 'x-copy-temp-chunked-file': temp, 'content-length': '0' };
+  const headers = { ...contentHeaders('big.bin'), 'x-copy-temp-chunked-file': temp, 'content-length': '0' };
   return timedPut(`${base}${assetPath}/content`, token, headers);
 }
 
@@ -100,13 +112,13 @@ export async function deleteTempFile(token: string, temp: string): Promise<void>
 
 /**
  * The raw baseline server (bench/raw-pipe-server.js), in a process of its own like the service; `flush`
- * fsyncs each file before answering, as the fs storage adapter does.
+ * fsyncs each file before answering, as the fs storage adapter does. `keepDir`: the folder where PUTs to
+ * /keep/<name> leave their files (rawChunksAndCat).
  */
-export async function startRawPipeServer(flush: boolean): Promise<ServiceProcess> {
-  const server = new ServiceProcess({ RAW_FLUSH: String(flush) }, true, {
-    args: ['bench/raw-pipe-server.js'],
-    readyPath: '/',
-  });
+export async function startRawPipeServer(flush: boolean, keepDir?: string): Promise<ServiceProcess> {
+  const env: Record<string, string> = { RAW_FLUSH: String(flush) };
+  if (keepDir !== undefined) env.RAW_DIR = keepDir;
+  const server = new ServiceProcess(env, true, { args: ['bench/raw-pipe-server.js'], readyPath: '/' });
   await server.start();
   return server;
 }
@@ -118,30 +130,39 @@ export function rawPipeToDisk(server: ServiceProcess, size: number): Promise<num
 }
 
 /**
- * The assembly baseline: the chunks written as files (not timed), then `cat` of them into one file and
- * an fsync of it (the fs adapter fsyncs chunks and the assembled object alike); the time of `cat` + fsync in ms.
+ * The chunked-upload baseline: the same chunk bodies PUT one after another to the raw pipe server, which
+ * keeps each as a file in `keepDir` (fsynced, as the fs adapter stores a chunk), then `cat` of those files
+ * into one file and an fsync of it (the fs adapter fsyncs the assembled object too). The times in ms of
+ * the chunk writes and of `cat` + fsync; the files are removed.
  */
-export async function catChunks(sizes: number[]): Promise<number> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-cat-'));
+export async function rawChunksAndCat(
+  server: ServiceProcess,
+  keepDir: string,
+  sizes: number[],
+): Promise<{ chunksMs: number; catMs: number }> {
+  const files = sizes.map((_, index) => path.join(keepDir, `chunk-${index}`));
+  const all = path.join(keepDir, 'all');
   try {
-    const files = sizes.map((_, index) => path.join(folder, String(index)));
+    const started = performance.now();
     for (const [index, size] of sizes.entries()) {
-      await pipeline(chunkBody(index, size), fs.createWriteStream(files[index], { flush: true }));
+      const headers = { 'content-length': String(size) };
+      await timedPut(`${server.baseUrl}/keep/chunk-${index}`, undefined, headers, chunkBody(index, size));
     }
-    const out = fs.openSync(path.join(folder, 'all'), 'w');
+    const chunksMs = performance.now() - started;
+    const out = fs.openSync(all, 'w');
     try {
-      const started = performance.now();
+      const catStarted = performance.now();
       await new Promise<void>((resolve, reject) => {
         const cat = spawn('cat', files, { stdio: ['ignore', out, 'inherit'] });
         cat.once('error', reject);
         cat.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cat exited with ${code}`))));
       });
       fs.fsyncSync(out);
-      return performance.now() - started;
+      return { chunksMs, catMs: performance.now() - catStarted };
     } finally {
       fs.closeSync(out);
     }
   } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
+    for (const file of [...files, all]) fs.rmSync(file, { force: true });
   }
 }
