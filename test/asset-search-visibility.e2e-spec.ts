@@ -38,12 +38,19 @@ describe('GET /rest/asset-search: visibility, acting as others and the index kep
     await t?.close();
   });
 
-  it('shows others only live assets in levels they may view, exactly as GET does', async () => {
-    expect(await search('keywords=bridge')).toEqual([a.live, a.pending, a.draft, a.elsewhere]);
-    expect(await search('keywords=bridge', w.viewer.token)).toEqual([a.live]);
-    expect(await search('keywords=bridge', w.other.token)).toEqual([a.elsewhere]);
-    expect(await search('keywords=bridge', w.uploader.token)).toEqual([a.live, a.pending, a.draft]);
-    expect(await search('keywords=bridge', w.approver.token)).toEqual([a.live, a.pending, a.draft]);
+  it('shows others only live assets in levels they may view, exactly as GET does (unsubmitted ones on request)', async () => {
+    // By default search leaves unsubmitted assets (the draft) out; unsubmitted=true lists them alone.
+    const both = async (token?: string) => [
+      ...(await search('keywords=bridge', token)),
+      ...(await search('keywords=bridge&unsubmitted=true', token)),
+    ];
+    expect(await search('keywords=bridge')).toEqual([a.live, a.pending, a.elsewhere]);
+    expect(await both()).toEqual([a.live, a.pending, a.elsewhere, a.draft]);
+    expect(await both(w.viewer.token)).toEqual([a.live]);
+    expect(await both(w.other.token)).toEqual([a.elsewhere]);
+    expect(await search('keywords=bridge', w.uploader.token)).toEqual([a.live, a.pending]);
+    expect(await both(w.uploader.token)).toEqual([a.live, a.pending, a.draft]);
+    expect(await both(w.approver.token)).toEqual([a.live, a.pending, a.draft]);
     for (const [user, visible] of [
       [w.viewer, [a.live]],
       [w.uploader, [a.live, a.pending, a.draft]],
@@ -62,9 +69,8 @@ describe('GET /rest/asset-search: visibility, acting as others and the index kep
 
   it('searches as the user named by userId or username (administrators and the application user)', async () => {
     expect(await search(`keywords=bridge&userId=${w.viewer.id}`)).toEqual([a.live]);
-    expect(await search(`keywords=bridge&username=${w.uploader.username}`)).toEqual([
-      a.live,
-      a.pending,
+    expect(await search(`keywords=bridge&username=${w.uploader.username}`)).toEqual([a.live, a.pending]);
+    expect(await search(`keywords=bridge&unsubmitted=true&username=${w.uploader.username}`)).toEqual([
       a.draft,
     ]);
     expect(await search(`keywords=bridge&username=${w.viewer.username}`, w.viewer.token)).toEqual([a.live]);
@@ -84,11 +90,17 @@ describe('GET /rest/asset-search: visibility, acting as others and the index kep
     expect(clash.text).toBe('userId and username name different users');
   });
 
-  it('filters by approval status and by submission', async () => {
+  it('filters by approval status and by submission, leaving unsubmitted assets out unless asked for', async () => {
     expect(await search('keywords=bridge&approvalStatuses=none')).toEqual([a.pending]);
-    expect(await search('keywords=bridge&approvalStatuses=full')).toEqual([a.live, a.draft, a.elsewhere]);
-    expect(await search('keywords=bridge&approvalStatuses=full,none')).toHaveLength(4);
+    expect(await search('keywords=bridge&approvalStatuses=full')).toEqual([a.live, a.elsewhere]);
+    expect(await search('keywords=bridge&approvalStatuses=full,none')).toEqual([
+      a.live,
+      a.pending,
+      a.elsewhere,
+    ]);
     expect(await search('keywords=bridge&unsubmitted=true')).toEqual([a.draft]);
+    expect(await search('keywords=bridge&unsubmitted=true&approvalStatuses=full')).toEqual([a.draft]);
+    expect(await search('keywords=bridge&unsubmitted=true&approvalStatuses=none')).toEqual([]);
     expect(await search('keywords=bridge&unsubmitted=true', w.uploader.token)).toEqual([a.draft]);
     expect(await search('keywords=bridge&unsubmitted=true', w.viewer.token)).toEqual([]);
     expect(await search('keywords=bridge&unsubmitted=false')).toEqual([a.live, a.pending, a.elsewhere]);

@@ -5,6 +5,7 @@ import {
   ACTOR_RIGHTS,
   ACTORS,
   SEARCH_MODES,
+  searchFilter,
   SearchMode,
   State,
   STATES,
@@ -15,7 +16,8 @@ import {
 /**
  * Every surface agrees with GET /rest/assets/{id} on which assets an actor sees and on their approval
  * state: one asset per approval state, five actors, and each surface checked cell by cell against ONE
- * model of DESIGN §5 and docs/api-decisions.md ("Assets", "Asset search", "Lightboxes").
+ * model of DESIGN §5 and docs/api-decisions.md ("Assets", "Asset search", "Lightboxes"). Asset search
+ * adds its filters to visibility: by default it finds the visible submitted assets only.
  */
 
 // ---- The model -------------------------------------------------------------------------------------
@@ -56,10 +58,15 @@ function expectedApproved(state: State): boolean {
 
 const visibleStates = (actor: Actor): State[] => STATES.filter((state) => expectedVisible(state, actor));
 
-/** Found by the keyword search in that mode: full = approved, none = not approved (within visibility). */
+/**
+ * docs/api-decisions.md ("Asset search"): search = visible AND submitted, unless unsubmitted=true, which
+ * is visible AND unsubmitted; full = approved, none = not approved. Filters, not visibility: the counts
+ * of access-level and category search stay every visible asset (default search + unsubmitted=true).
+ */
 function expectedFound(state: State, actor: Actor, mode: SearchMode): boolean {
   if (!expectedVisible(state, actor)) return false;
-  return mode === 'plain' || (mode === 'full') === expectedApproved(state);
+  if (FACTS[state].submitted !== (mode !== 'unsubmitted')) return false;
+  return mode === 'plain' || mode === 'unsubmitted' || (mode === 'full') === expectedApproved(state);
 }
 
 /** The approval queues hold submitted assets awaiting approval that the actor may approve. */
@@ -99,7 +106,7 @@ describe('visibility matrix: every surface agrees with GET on what an actor sees
   });
 
   describe('GET /rest/asset-search?keywords=...', () => {
-    const filterOf = (mode: SearchMode) => (mode === 'plain' ? 'no filter' : `approvalStatuses=${mode}`);
+    const filterOf = (mode: SearchMode) => (mode === 'plain' ? 'no filter' : searchFilter(mode).slice(1));
     const cells = SEARCH_MODES.flatMap((mode) =>
       pairs.map((cell) => {
         const found = expectedFound(cell.state, cell.actor, mode);
@@ -134,6 +141,23 @@ describe('visibility matrix: every surface agrees with GET on what an actor sees
     )('/rest/$surface, $actor: count=$count', async ({ surface, actor, count }) => {
       expect(await w.count(actor, surface)).toBe(count);
     });
+
+    // Search leaves unsubmitted assets out by default; the counts do not: they add up.
+    it.each(
+      (['access-level-search', 'category-search'] as const).flatMap((surface) =>
+        ACTORS.map((actor) => ({ surface, actor })),
+      ),
+    )(
+      '/rest/$surface, $actor: count = default search + unsubmitted=true search',
+      async ({ surface, actor }) => {
+        const [count, plain, unsubmitted] = await Promise.all([
+          w.count(actor, surface),
+          w.search(actor, 'plain'),
+          w.search(actor, 'unsubmitted'),
+        ]);
+        expect(count).toBe(Number(plain.total) + Number(unsubmitted.total));
+      },
+    );
   });
 
   describe("lightbox contents (the owner's own lightbox)", () => {
@@ -177,6 +201,24 @@ describe('visibility matrix: every surface agrees with GET on what an actor sees
     it.each(cells)('$which queue, $actor, $state: $answer', async ({ actor, state, which, queued }) => {
       expect((await w.pendingQueue(actor, which)).includes(w.assets[state])).toBe(queued);
     });
+  });
+
+  it('regression: search leaves an unsubmitted asset out unless unsubmitted=true, whatever approvalStatuses says', async () => {
+    const api = bearerRequests(() => t);
+    const id = w.assets.unsubmitted;
+    const found = async (filter: string): Promise<boolean> => {
+      const search = `/rest/asset-search?keywords=${w.keyword}${filter}`;
+      const body = (await api.get(search, t.adminToken).expect(200)).body as Array<{ id: number }>;
+      return body.some((item) => item.id === id);
+    };
+
+    await api.get(`/rest/assets/${id}`, t.adminToken).expect(200);
+    expect(await found('')).toBe(false);
+    expect(await found('&approvalStatuses=full')).toBe(false);
+    expect(await found('&approvalStatuses=full,none')).toBe(false);
+    expect(await found('&unsubmitted=false')).toBe(false);
+    expect(await found('&unsubmitted=true')).toBe(true);
+    expect(await found('&unsubmitted=true&approvalStatuses=full')).toBe(true);
   });
 
   it('regression: an asset whose new file awaits edit approval is approved: false on GET and in asset search, found by approvalStatuses=none only', async () => {

@@ -37,8 +37,15 @@ export const ACTOR_RIGHTS: Record<Actor, { role: 'user' | 'admin' | 'application
 /** Every asset of the matrix is uploaded (POST /rest/assets) by this actor. */
 export const UPLOADED_BY: Actor = 'uploader';
 
-export type SearchMode = 'plain' | 'full' | 'none';
-export const SEARCH_MODES: SearchMode[] = ['plain', 'full', 'none'];
+/** `plain`: no filter; `full`/`none`: approvalStatuses; `unsubmitted`: unsubmitted=true. */
+export type SearchMode = 'plain' | 'full' | 'none' | 'unsubmitted';
+export const SEARCH_MODES: SearchMode[] = ['plain', 'full', 'none', 'unsubmitted'];
+
+/** The query string of a search mode, after `keywords=...`. */
+export function searchFilter(mode: SearchMode): string {
+  if (mode === 'plain') return '';
+  return mode === 'unsubmitted' ? '&unsubmitted=true' : `&approvalStatuses=${mode}`;
+}
 
 export interface SearchObservation {
   /** asset id -> `approved` of its summary, for the matrix assets found. */
@@ -141,12 +148,11 @@ export class VisibilityWorld {
     });
   }
 
-  /** GET /rest/asset-search?keywords=<keyword>[&approvalStatuses=full|none] as the actor. */
+  /** GET /rest/asset-search?keywords=<keyword>[&approvalStatuses=full|none|&unsubmitted=true] as the actor. */
   search(actor: Actor, mode: SearchMode): Promise<SearchObservation> {
     return this.once(`search ${actor} ${mode}`, async () => {
-      const filter = mode === 'plain' ? '' : `&approvalStatuses=${mode}`;
       const response = await this.api
-        .get(`/rest/asset-search?keywords=${this.keyword}${filter}`, this.users[actor].token)
+        .get(`/rest/asset-search?keywords=${this.keyword}${searchFilter(mode)}`, this.users[actor].token)
         .expect(200);
       const summaries = response.body as Array<{ id: number; approved: boolean }>;
       return {

@@ -1,4 +1,4 @@
-import { DomainError } from '@dam/platform';
+import fc from 'fast-check';
 import { KeywordQuery, parseKeywordQuery } from './keyword-query';
 
 const term = (token: string, prefix = false): KeywordQuery => ({ kind: 'term', tokens: [token], prefix });
@@ -46,25 +46,107 @@ describe('parseKeywordQuery', () => {
   });
 
   it.each([
-    ['bridge AND', 'keywords ends with an operator'],
-    ['NOT', 'keywords ends with an operator'],
-    ['OR bridge', 'keywords has "OR" where a word was expected'],
-    ['(bridge', 'keywords has an unmatched "("'],
-    ['bridge)', 'keywords has an unmatched ")"'],
-    ['a AND OR b', 'keywords has "OR" where a word was expected'],
-  ])('refuses %j: %s', (input, message) => {
-    expect(() => parseKeywordQuery(input)).toThrow(message);
+    ['bridge AND', term('bridge')],
+    ['NOT', undefined],
+    ['OR bridge', term('bridge')],
+    ['(bridge', term('bridge')],
+    ['bridge)', term('bridge')],
+    ['a AND OR b', { kind: 'and', items: [term('a'), term('b')] }],
+    ['"tower bridge', { kind: 'and', items: [term('tower'), term('bridge')] }],
+    ['tower" OR (bridge', { kind: 'and', items: [term('tower'), term('bridge')] }],
+    ['NOT NOT', undefined],
+    [')(', undefined],
+    ['* : -', { kind: 'all' }],
+    [
+      'title:bridge -river',
+      { kind: 'and', items: [{ kind: 'term', tokens: ['title', 'bridge'], prefix: false }, term('river')] },
+    ],
+  ] as Array<[string, KeywordQuery | undefined]>)(
+    'reads %j leniently (malformed input as plain terms)',
+    (input, expected) => {
+      expect(parseKeywordQuery(input)).toEqual(expected);
+    },
+  );
+
+  it('keeps the first 32 words (64 tokens) of a query that has more', () => {
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    expect(parseKeywordQuery(words.join(' '))).toEqual({
+      kind: 'and',
+      items: words.slice(0, 32).map((word) => term(word)),
+    });
+    // Well formed but too long: plain terms, so the ORs are dropped.
+    expect(parseKeywordQuery(words.join(' OR '))).toEqual({
+      kind: 'and',
+      items: words.slice(0, 32).map((word) => term(word)),
+    });
+    const tokens = Array.from({ length: 70 }, (_, i) => `t${i}`);
+    expect(parseKeywordQuery(`${tokens.join('-')}*`)).toEqual({
+      kind: 'term',
+      tokens: tokens.slice(0, 64),
+      prefix: false,
+    });
+    expect(parseKeywordQuery(`a ${tokens.join('-')} b`)).toEqual({
+      kind: 'and',
+      items: [term('a'), { kind: 'term', tokens: tokens.slice(0, 63), prefix: false }],
+    });
   });
 
-  it('bounds the size of a query and names the parameter in errors', () => {
-    expect(() => parseKeywordQuery('w '.repeat(33))).toThrow('keywords has more than 32 words');
-    expect(() => parseKeywordQuery('x'.repeat(1001))).toThrow('keywords must be at most 1000 characters');
-    expect(() => parseKeywordQuery('a AND', 'attribute_7')).toThrow('attribute_7 ends with an operator');
-    try {
-      parseKeywordQuery('(');
-    } catch (error) {
-      expect(error).toBeInstanceOf(DomainError);
-      expect((error as DomainError).kind).toBe('invalid-input');
-    }
+  it('reads nesting deeper than 16 as plain terms', () => {
+    expect(parseKeywordQuery(`${'('.repeat(10)}a OR b${')'.repeat(10)}`)).toEqual({
+      kind: 'or',
+      items: [term('a'), term('b')],
+    });
+    expect(parseKeywordQuery(`${'('.repeat(20)}a OR b${')'.repeat(20)}`)).toEqual({
+      kind: 'and',
+      items: [term('a'), term('b')],
+    });
+    expect(parseKeywordQuery(`${'NOT '.repeat(20)}a`)).toEqual(term('a'));
+  });
+
+  it('cuts input past 1000 characters back to a whole word and reads it as plain terms', () => {
+    const long = `(bridge ${'x'.repeat(990)} river`; // 1004 characters, "river" runs past the cut
+    expect(parseKeywordQuery(long)).toEqual({ kind: 'and', items: [term('bridge'), term('x'.repeat(64))] });
+    expect(parseKeywordQuery('y'.repeat(5000))).toEqual(term('y'.repeat(64)));
+    expect(parseKeywordQuery(`${'a OR '.repeat(200)}bb cc`)).toEqual(term('a'));
+  });
+
+  it('never throws, whatever the input', () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 1200 }),
+      fc.string({ unit: 'grapheme', maxLength: 300 }),
+      fc
+        .array(
+          fc.constantFrom('AND', 'OR', 'NOT', '(', ')', '"', '*', ':', '-', 'a', 'b*', ' ', '\u0000', '\t'),
+          {
+            maxLength: 200,
+          },
+        )
+        .map((parts) => parts.join(' ')),
+      fc
+        .array(fc.constantFrom('(', ')', '"', '*', ':', '-', 'x', 'AND', 'NOT'), { maxLength: 400 })
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(anyText, (input) => {
+        const query = parseKeywordQuery(input);
+        expect(query === undefined || typeof query.kind === 'string').toBe(true);
+        expect(termCount(query)).toBeLessThanOrEqual(32);
+      }),
+      { seed: 15, numRuns: 1000 },
+    );
   });
 });
+
+function termCount(query: KeywordQuery | undefined): number {
+  if (query === undefined) return 0;
+  switch (query.kind) {
+    case 'term':
+    case 'all':
+      return 1;
+    case 'not':
+      return termCount(query.item);
+    case 'and':
+    case 'or':
+      return query.items.reduce((sum, item) => sum + termCount(item), 0);
+  }
+}

@@ -63,7 +63,9 @@ export function parseSearchCriteria(params: QueryParams): SearchCriteria {
     dateModified: bounds(params, 'dateModLower', 'dateModUpper'),
     descriptiveCategoryIds: ids(params, 'descriptiveCategoryForm.categoryIds'),
     permissionCategoryIds: ids(params, 'permissionCategoryForm.categoryIds'),
-    includeImplicitCategoryMembers: parseBoolean(params.single('includeImplicitCategoryMembers'), 'includeImplicitCategoryMembers') ?? false,
+    includeImplicitCategoryMembers:
+      parseBoolean(params.single('includeImplicitCategoryMembers'), 'includeImplicitCategoryMembers') ??
+      false,
     approvalStatuses: approvalStatuses(params),
     unsubmitted: parseBoolean(params.single('unsubmitted'), 'unsubmitted'),
     parentIds: ids(params, 'parentIds'),

@@ -101,8 +101,11 @@ export class SearchPlanner {
     if (criteria.dateAdded.length > 0) filter.addedAt = criteria.dateAdded;
     if (criteria.dateModified.length > 0) filter.modifiedAt = criteria.dateModified;
     if (criteria.parentIds.length > 0) filter.parentIds = criteria.parentIds;
+    // Asset Bank's defaults (docs/api-decisions.md, "Asset search"): search filters, not visibility.
+    // Submitted assets only, unless unsubmitted=true, which asks for the unsubmitted ones only; `full` is
+    // approved (no upload approval and no edit awaited), `none` not approved, both or neither: either.
+    filter.submitted = criteria.unsubmitted !== true;
     if (criteria.approvalStatuses.length === 1) filter.approved = criteria.approvalStatuses[0] === 'full';
-    if (criteria.unsubmitted !== undefined) filter.submitted = !criteria.unsubmitted;
     return filter;
   }
 
@@ -154,8 +157,8 @@ export class SearchPlanner {
         return { kind: 'addedBy', userIds: await this.users.idsByUsername(filter.value.trim()) };
     }
     if (WORD_TYPES.has(attribute.typeId)) {
-      // Nothing searchable left (only punctuation, say) is no condition, as `*` is.
-      const query = parseKeywordQuery(filter.value, name) ?? { kind: 'all' };
+      // Read as leniently as keywords (never a 400); nothing searchable left is no condition, as `*` is.
+      const query = parseKeywordQuery(filter.value) ?? { kind: 'all' };
       return { kind: 'words', attributeId: attribute.id, query };
     }
     const parsed = parseValue(attribute.typeId, filter.value);

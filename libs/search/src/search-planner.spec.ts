@@ -95,8 +95,28 @@ describe('SearchPlanner', () => {
       attributes,
       viewer,
     );
-    expect(filter).toEqual({ visibleTo: viewer, approved: true });
-    expect(await plan('approvalStatuses=full,none')).toEqual({});
+    expect(filter).toEqual({ visibleTo: viewer, approved: true, submitted: true });
+    expect(await plan('approvalStatuses=full,none')).toEqual({ submitted: true });
+  });
+
+  it('leaves unsubmitted assets out unless unsubmitted=true asks for them alone', async () => {
+    expect(await plan('')).toEqual({ submitted: true });
+    expect(await plan('unsubmitted=false')).toEqual({ submitted: true });
+    expect(await plan('unsubmitted=true')).toEqual({ submitted: false });
+    expect(await plan('approvalStatuses=none')).toEqual({ submitted: true, approved: false });
+    expect(await plan('unsubmitted=true&approvalStatuses=full')).toEqual({
+      submitted: false,
+      approved: true,
+    });
+  });
+
+  it('reads malformed word filters leniently, never refusing them', async () => {
+    expect((await plan(`attribute_6=${encodeURIComponent('(river AND')}`)).attributes?.conditions).toEqual([
+      { kind: 'words', attributeId: 6, query: { kind: 'term', tokens: ['river'], prefix: false } },
+    ]);
+    expect((await plan(`attribute_1=${'x'.repeat(1500)}`)).attributes?.conditions).toEqual([
+      { kind: 'words', attributeId: 1, query: { kind: 'term', tokens: ['x'.repeat(64)], prefix: false } },
+    ]);
   });
 
   it('makes a word filter with nothing searchable match like *', async () => {
