@@ -74,7 +74,11 @@ describe('access levels: deletion and the collection', () => {
     it.each([
       [{ name: 'not an array' }, /array/],
       [[{ name: 'no url' }], /url must be a string/],
-      [[{ url: 'http://h/rest/users/2', name: 'x' }], /is not an access level URL/],
+      [[{ url: '/rest/users/2', name: 'x' }], /is not an access level URL/],
+      [
+        [{ url: 'http://h/rest/access-levels/1', name: 'x' }],
+        /^url: http:\/\/h\/rest\/access-levels\/1 is not a URL of this service$/,
+      ],
     ])('is 400 for %j', async (body, message) => {
       const response = await http.put('/rest/access-levels', app().adminToken, body).expect(400);
       expect(response.text).toMatch(message);

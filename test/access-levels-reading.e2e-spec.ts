@@ -146,9 +146,7 @@ describe('access levels: reading', () => {
       await expect(service.requireAssignable([leaf.id, parent.id])).rejects.toThrow(
         `access level ${parent.id} has sub-access levels and is not always assignable`,
       );
-      await expect(service.requireAssignable([99999])).rejects.toThrow(
-        'access level 99999 does not exist',
-      );
+      await expect(service.requireAssignable([99999])).rejects.toThrow('access level 99999 does not exist');
     });
   });
 });

@@ -34,7 +34,7 @@ describe('access levels', () => {
   describe('writes by a user who is not an administrator', () => {
     it.each([
       ['POST', '/rest/access-levels', { name: 'x' }],
-      ['PUT', '/rest/access-levels', [{ url: 'http://h/rest/access-levels/1', name: 'x' }]],
+      ['PUT', '/rest/access-levels', [{ url: '/rest/access-levels/1', name: 'x' }]],
       ['DELETE', '/rest/access-levels?id=1', undefined],
       ['PUT', '/rest/access-levels/1', { name: 'x' }],
       ['DELETE', '/rest/access-levels/1', undefined],
@@ -157,7 +157,11 @@ describe('access levels', () => {
       [{ name: '  ' }, 'the name of an access level cannot be blank'],
       [{ name: 12 }, 'name must be shorter than or equal to 255 characters; name must be a string'],
       [{ name: 'x', isBrowsable: 'yes' }, 'isBrowsable must be a boolean value'],
-      [{ name: 'x', parent: 'http://h/rest/users/1' }, '"http://h/rest/users/1" is not an access level URL'],
+      [{ name: 'x', parent: '/rest/users/1' }, '"/rest/users/1" is not an access level URL'],
+      [
+        { name: 'x', parent: 'http://h/rest/access-levels/1' },
+        'parent: http://h/rest/access-levels/1 is not a URL of this service',
+      ],
     ])('is 400 for %j', async (body, message) => {
       const response = await http.post('/rest/access-levels', t.adminToken, body).expect(400);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);

@@ -1,5 +1,5 @@
 import { AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
-import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
+import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 
 describe('attributes', () => {
@@ -114,9 +114,32 @@ describe('attributes', () => {
         isReadOnly: false,
         isKeywordSearchable: true,
         displayOrder: 3,
-        listValuesUrl: `${t.baseUrl}/rest/attributes/3/list-attribute-values`,
+        listValuesUrl: null,
         keywordsUrl: `${t.baseUrl}/rest/attributes/3/keywords`,
       });
+    });
+
+    it('gives listValuesUrl only on list attributes and keywordsUrl only on keywords attributes', async () => {
+      for (const typeId of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+        const created = await post('/rest/attributes', admin.token, {
+          label: `Typed ${typeId}`,
+          typeId,
+        }).expect(201);
+        const attributeUrl = `${t.baseUrl}/rest/attributes/${created.body.id}`;
+        expect([typeId, created.body.listValuesUrl, created.body.keywordsUrl]).toEqual([
+          typeId,
+          typeId === AttributeType.List ? `${attributeUrl}/list-attribute-values` : null,
+          typeId === AttributeType.Keywords ? `${attributeUrl}/keywords` : null,
+        ]);
+        const read = await get(pathOf(attributeUrl), alice.token).expect(200);
+        expect(read.body).toEqual(created.body);
+        // Whatever is linked answers.
+        for (const link of [read.body.listValuesUrl, read.body.keywordsUrl]) {
+          if (link !== null) await get(pathOf(link), alice.token).expect(200);
+        }
+      }
+      const system = await get('/rest/attributes/1', alice.token).expect(200);
+      expect(system.body).toMatchObject({ typeId: 1, listValuesUrl: null, keywordsUrl: null });
     });
 
     it.each(['999999', 'abc', '99999999999', '-1'])('is 404 for attribute %s', async (id) => {

@@ -110,8 +110,9 @@ describe('categories', () => {
       ['a name that is not a string', { name: 12 }],
       ['a name too long', { name: 'x'.repeat(256) }],
       ['a parent that is not a URL', { name: 'n', parent: 'nonsense' }],
-      ['a parent URL of another kind', { name: 'n', parent: 'http://h/rest/access-levels/1' }],
-      ['a parent naming no category', { name: 'n', parent: 'http://h/rest/categories/999999' }],
+      ['a parent URL of another kind', { name: 'n', parent: '/rest/access-levels/1' }],
+      ['a parent naming no category', { name: 'n', parent: '/rest/categories/999999' }],
+      ['a parent URL of another origin', { name: 'n', parent: 'http://h/rest/categories/1' }],
       ['a parent that is not a string', { name: 'n', parent: 5 }],
     ])('is 400 with %s', async (_case, body) => {
       const request = t.http.post('/rest/categories').auth(t.adminToken, bearer);
@@ -235,8 +236,9 @@ describe('categories', () => {
     it.each([
       ['an empty name', { name: '' }],
       ['a null name', { name: null }],
-      ['a parent naming no category', { parent: 'http://h/rest/categories/999999' }],
-      ['a parent that is not a category URL', { parent: 'http://h/rest/users/1' }],
+      ['a parent naming no category', { parent: '/rest/categories/999999' }],
+      ['a parent that is not a category URL', { parent: '/rest/users/1' }],
+      ['a parent URL of another origin', { parent: 'http://h/rest/categories/1' }],
       ['a description that is not a string', { description: 3 }],
     ])('is 400 with %s', async (_case, body) => {
       const category = await create('Unchanged');

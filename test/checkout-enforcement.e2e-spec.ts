@@ -16,12 +16,15 @@ describe('checkout enforcement on asset writes', () => {
     const grants = new Grants(t);
     [holder, other] = await Promise.all([t.createUser(), t.createUser()]);
     defaultLevel = await grants.topLevel('Default');
-    for (const user of [holder, other]) await grants.give(user.id, [defaultLevel], ['view', 'edit', 'delete']);
+    for (const user of [holder, other])
+      await grants.give(user.id, [defaultLevel], ['view', 'edit', 'delete']);
   });
   afterAll(() => t?.close());
 
   async function newAsset(): Promise<string> {
-    const created = await post('/rest/assets', t.adminToken, { accessLevels: [{ id: defaultLevel }] }).expect(201);
+    const created = await post('/rest/assets', t.adminToken, { accessLevels: [{ id: defaultLevel }] }).expect(
+      201,
+    );
     return new URL(created.headers.location as string).pathname;
   }
 

@@ -65,7 +65,11 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
         displayOrder: 1,
         attributes: [label(1, 'Title'), label(2, 'Description'), label(3, 'Keywords')],
       };
-      expect(response.body[0]).toEqual(expected);
+      // The base collection is an array of URLs, each answering the object.
+      expect(response.body[0]).toBe(expected.url);
+      for (const url of response.body as string[]) {
+        expect((await api.get(pathOf(url), alice.token).expect(200)).body.url).toBe(url);
+      }
       expect((await api.get('/rest/display-attribute-group', alice.token).expect(200)).body).toEqual(
         response.body,
       );
@@ -109,7 +113,7 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
         displayOrder: 0,
         attributes: updated.body.attributes,
       });
-      expect((await api.get('/rest/display-attribute-groups', alice.token)).body[0].name).toBe('Tech');
+      expect((await api.get('/rest/display-attribute-groups', alice.token)).body[0]).toBe(created.body.url);
       await api.delete(path, admin.token).expect(204);
       await api.get(path, alice.token).expect(404);
     });
@@ -141,9 +145,10 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
       [{ name: ' ' }, 'you must supply a name for the display attribute group'],
       [{ name: 'G', displayOrder: -1 }, 'displayOrder must be a whole number from 0 to 1000000'],
       [{ name: 'G', attributes: 'title' }, 'attributes must be an array of attribute URLs or {id} objects'],
+      [{ name: 'G', attributes: ['/rest/keywords/1'] }, '"/rest/keywords/1" is not an attribute URL'],
       [
-        { name: 'G', attributes: ['http://x/rest/keywords/1'] },
-        '"http://x/rest/keywords/1" is not an attribute URL',
+        { name: 'G', attributes: [{ url: 'http://elsewhere.invalid/rest/attributes/1' }] },
+        'attributes: http://elsewhere.invalid/rest/attributes/1 is not a URL of this service',
       ],
       [{ name: 'G', attributes: [{ id: 999999 }] }, 'attribute 999999 does not exist'],
     ])('POST is 400 for %j', async (body, message) => {
@@ -162,16 +167,21 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
   });
 
   describe('asset types', () => {
-    it('lists the seeded types as objects and shows each one', async () => {
+    it('lists the URLs of the seeded types, each answering the type', async () => {
       const response = await api.get('/rest/asset-types', alice.token).expect(200);
-      expect(response.body).toEqual(
+      expect(response.body).toEqual([1, 2, 3, 4].map((id) => `${t.baseUrl}/rest/asset-types/${id}`));
+      const types = await Promise.all(
+        (response.body as string[]).map(
+          async (url) => (await api.get(pathOf(url), alice.token).expect(200)).body,
+        ),
+      );
+      expect(types).toEqual(
         ['File', 'Image', 'Video', 'Audio'].map((name, index) => ({
           url: `${t.baseUrl}/rest/asset-types/${index + 1}`,
           id: index + 1,
           name,
         })),
       );
-      expect((await api.get('/rest/asset-types/2', alice.token).expect(200)).body).toEqual(response.body[1]);
       const paged = await api.get('/rest/asset-types?page=1&pageSize=3', alice.token).expect(200);
       expect(paged.body).toEqual([response.body[3]]);
       expect(paged.headers['x-total-count']).toBe('4');
@@ -202,8 +212,20 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
   });
 
   describe('embedded-data mappings', () => {
-    it('lists the seeded mappings as full objects', async () => {
-      const response = await api.get('/rest/embedded-data-mappings', alice.token).expect(200);
+    it('lists the URLs of the seeded mappings, each answering the mapping', async () => {
+      const list = await api.get('/rest/embedded-data-mappings', alice.token).expect(200);
+      expect(list.body).toHaveLength(5);
+      const response = {
+        body: await Promise.all(
+          (list.body as string[]).map(
+            async (url) => (await api.get(pathOf(url), alice.token).expect(200)).body,
+          ),
+        ),
+      };
+      expect(response.body.map((mapping: { url: string }) => mapping.url)).toEqual(list.body);
+      const paged = await api.get('/rest/embedded-data-mappings?page=1&pageSize=2', alice.token).expect(200);
+      expect(paged.body).toEqual(list.body.slice(2, 4));
+      expect(paged.headers['x-total-count']).toBe('5');
       expect(response.body).toEqual(
         expect.arrayContaining([
           {
@@ -276,6 +298,10 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
       [
         { type: 'EXIF', tagName: 'T', attributeUrl: '/rest/keywords/1' },
         '"/rest/keywords/1" is not an attribute URL',
+      ],
+      [
+        { type: 'EXIF', tagName: 'T', attributeUrl: 'https://elsewhere.invalid/rest/attributes/1' },
+        'attributeUrl: https://elsewhere.invalid/rest/attributes/1 is not a URL of this service',
       ],
       [
         { type: 'EXIF', tagName: 'T', attributeUrl: '/rest/attributes/999999' },

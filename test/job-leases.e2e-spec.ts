@@ -37,7 +37,9 @@ describe('job leases', () => {
       runs += 1;
       await new Promise((resolve) => setTimeout(resolve, 200));
     };
-    const ran = await Promise.all([instance(), instance()].map((lease) => lease.runExclusive('job-3', 60_000, job)));
+    const ran = await Promise.all(
+      [instance(), instance()].map((lease) => lease.runExclusive('job-3', 60_000, job)),
+    );
     expect(ran.filter(Boolean)).toHaveLength(1);
     expect(runs).toBe(1);
   });

@@ -109,9 +109,20 @@ describe('keywords', () => {
         `/rest/keywords?attributeId=${attributeUrl.split('/').pop()}`,
         alice.token,
       ).expect(200);
-      expect(filtered.body).toEqual(tree.body);
+      // The base collection lists the URL of every keyword (not only the top level): each tree depth
+      // first, a parent before its children, siblings by name.
+      expect(filtered.body).toEqual([animals.url, cats.url, dogs.url, puppies.url, plants.url]);
       const all = await get('/rest/keywords', alice.token).expect(200);
-      expect(all.body).toEqual(expect.arrayContaining(tree.body));
+      expect(all.body).toEqual(expect.arrayContaining(filtered.body));
+      for (const url of all.body as string[])
+        expect(url).toMatch(new RegExp(`^${t.baseUrl}/rest/keywords/\\d+$`));
+      const paged = await get(
+        `/rest/keywords?attributeId=${attributeUrl.split('/').pop()}&page=1&pageSize=2`,
+        alice.token,
+      ).expect(200);
+      expect(paged.body).toEqual([dogs.url, puppies.url]);
+      expect(paged.headers['x-total-count']).toBe('5');
+      expect((await get(pathOf(all.body[0]), alice.token).expect(200)).body.url).toBe(all.body[0]);
     });
 
     it('is empty for a keywords attribute without keywords, and 400 for other attributes', async () => {
@@ -127,22 +138,24 @@ describe('keywords', () => {
   describe('POST /rest/keywords', () => {
     it.each([
       [{ name: 'X', attributeUrl: undefined }, 'you must supply the attributeUrl of the keywords attribute'],
+      [{ name: 'X', attributeUrl: '/rest/keywords/1' }, '"/rest/keywords/1" is not an attribute URL'],
       [
-        { name: 'X', attributeUrl: 'http://x/rest/keywords/1' },
-        '"http://x/rest/keywords/1" is not an attribute URL',
+        { name: 'X', attributeUrl: 'http://x/rest/attributes/999999' },
+        'attributeUrl: http://x/rest/attributes/999999 is not a URL of this service',
       ],
-      [{ name: 'X', attributeUrl: 'http://x/rest/attributes/999999' }, 'attribute 999999 does not exist'],
+      [{ name: 'X', attributeUrl: '/rest/attributes/999999' }, 'attribute 999999 does not exist'],
       [
-        { name: 'X', attributeUrl: 'http://x/rest/attributes/2' },
+        { name: 'X', attributeUrl: '/rest/attributes/2' },
         'attribute 2 is not a keywords attribute, so it has no keywords',
       ],
       [{ name: '  ' }, 'you must supply a name for the keyword'],
       [{}, 'you must supply a name for the keyword'],
+      [{ name: 'X', parent: '/rest/attributes/3' }, '"/rest/attributes/3" is not a keyword URL'],
+      [{ name: 'X', parent: '/rest/keywords/999999' }, 'keyword 999999 does not exist'],
       [
-        { name: 'X', parent: 'http://x/rest/attributes/3' },
-        '"http://x/rest/attributes/3" is not a keyword URL',
+        { name: 'X', parent: 'http://elsewhere.invalid/rest/keywords/1' },
+        'parent: http://elsewhere.invalid/rest/keywords/1 is not a URL of this service',
       ],
-      [{ name: 'X', parent: 'http://x/rest/keywords/999999' }, 'keyword 999999 does not exist'],
       [{ name: 'X', synonyms: 'one' }, 'synonyms must be an array of text'],
       [{ name: 'X', synonyms: ['ok', ''] }, 'synonyms cannot be blank'],
       [{ name: 'X', synonyms: [3] }, 'synonyms cannot be blank'],

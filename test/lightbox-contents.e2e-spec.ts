@@ -82,7 +82,11 @@ describe('lightbox contents', () => {
     it.each([
       [{}, 'you must supply the url of the asset to add'],
       [{ url: 42 }, 'the value 42 is not an asset URL'],
-      [{ url: 'http://example.com/rest/users/1' }, '"http://example.com/rest/users/1" is not an asset URL'],
+      [{ url: '/rest/users/1' }, '"/rest/users/1" is not an asset URL'],
+      [
+        { url: 'http://example.com/rest/assets/1' },
+        'url: http://example.com/rest/assets/1 is not a URL of this service',
+      ],
       [{ url: 'not a url at all' }, '"not a url at all" is not an asset URL'],
     ])('is 400 for %j', async (body, message) => {
       const contents = await newLightbox(alice);

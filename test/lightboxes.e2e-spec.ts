@@ -50,17 +50,33 @@ describe('lightboxes', () => {
   });
 
   describe('the root and /rest/lightboxes', () => {
-    it('links lightboxesUrl, which answers 303 to the lightboxes of the user the request acts as', async () => {
+    it('links lightboxesUrl, which answers the lightboxes of the user the request acts as (200)', async () => {
       const root = await get('/rest', alice.token).expect(200);
       expect(root.body.api_version_1_3.lightboxesUrl).toBe(`${t.baseUrl}/rest/lightboxes`);
-      const own = await get('/rest/lightboxes', alice.token).expect(303);
-      expect(own.headers.location).toBe(`${t.baseUrl}/rest/users/${alice.id}/lightboxes`);
+      await post(listPath(alice), alice.token, { name: 'Own list A' }).expect(201);
+      await post(listPath(alice), alice.token, { name: 'Own list B' }).expect(201);
+      await post(listPath(bob), bob.token, { name: 'Own list of Bob' }).expect(201);
+
+      const own = await get('/rest/lightboxes', alice.token).expect(200);
+      expect(own.headers.location).toBeUndefined();
+      const direct = await get(listPath(alice), alice.token).expect(200);
+      expect(own.body).toEqual(direct.body);
+      expect(own.body.map((lightbox: { name: string }) => lightbox.name)).toEqual(
+        expect.arrayContaining(['Own list A', 'Own list B']),
+      );
+      expect(own.body.map((lightbox: { name: string }) => lightbox.name)).not.toContain('Own list of Bob');
+
       const actingAs = await t.http
         .get('/rest/lightboxes')
         .query({ userId: bob.id })
         .auth(admin.token, { type: 'bearer' })
-        .expect(303);
-      expect(actingAs.headers.location).toBe(`${t.baseUrl}/rest/users/${bob.id}/lightboxes`);
+        .expect(200);
+      expect(actingAs.body).toEqual((await get(listPath(bob), bob.token).expect(200)).body);
+
+      const paged = await get('/rest/lightboxes?page=0&pageSize=1', alice.token).expect(200);
+      expect(paged.body).toEqual(direct.body.slice(0, 1));
+      expect(paged.headers['x-total-count']).toBe(String(direct.body.length));
+      expect(paged.headers.link).toContain(`<${t.baseUrl}/rest/lightboxes?`);
     });
 
     it('is 403 when a non-admin names someone else in ?userId=', async () => {

@@ -181,9 +181,10 @@ describe('list attribute values', () => {
 
     it.each([
       [{ value: 'X' }, 'you must name the attribute of the list value (attributeUrl or attributeId)'],
+      [{ attributeUrl: '/rest/users/1', value: 'X' }, '"/rest/users/1" is not an attribute URL'],
       [
-        { attributeUrl: 'http://x/rest/users/1', value: 'X' },
-        '"http://x/rest/users/1" is not an attribute URL',
+        { attributeUrl: 'http://x/rest/attributes/1', value: 'X' },
+        'attributeUrl: http://x/rest/attributes/1 is not a URL of this service',
       ],
       [{ attributeId: 'seven', value: 'X' }, 'attributeId must be a whole number'],
       [{ attributeId: 999999, value: 'X' }, 'attribute 999999 does not exist'],

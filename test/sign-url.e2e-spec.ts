@@ -1,3 +1,4 @@
+import { UrlSigner } from '@dam/platform';
 import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 
@@ -16,7 +17,9 @@ describe('signed URLs', () => {
 
   /** Signs `path` (below the REST root) as the holder of `token`; returns the signed URL's path and query. */
   async function sign(path: string, token = user.token, expirySeconds = 60): Promise<string> {
-    const response = await http.post('/rest/sign-url', token, { url: `${t.baseUrl}${path}`, expirySeconds }).expect(303);
+    const response = await http
+      .post('/rest/sign-url', token, { url: `${t.baseUrl}${path}`, expirySeconds })
+      .expect(303);
     const location = response.headers.location as string;
     expect(response.body).toEqual({ url: location });
     const url = new URL(location);
@@ -83,7 +86,7 @@ describe('signed URLs', () => {
     expect(response.text).toBe('the signed URL has expired');
   });
 
-  it('carries exactly the signer\'s permissions: a URL they cannot read stays forbidden (403)', async () => {
+  it("carries exactly the signer's permissions: a URL they cannot read stays forbidden (403)", async () => {
     const signed = await sign('/rest/users');
     await t.http.get(signed).expect(403);
     const asAdmin = await sign('/rest/users', t.adminToken);
@@ -114,7 +117,6 @@ describe('signed URLs', () => {
     ['no url', { expirySeconds: 60 }],
     ['a non-string url', { url: 42, expirySeconds: 60 }],
     ['no expirySeconds', { url: 'BASE/rest/users' }],
-    ['expirySeconds 0', { url: 'BASE/rest/users', expirySeconds: 0 }],
     ['negative expirySeconds', { url: 'BASE/rest/users', expirySeconds: -5 }],
     ['fractional expirySeconds', { url: 'BASE/rest/users', expirySeconds: 1.5 }],
     ['expirySeconds over a week', { url: 'BASE/rest/users', expirySeconds: 7 * 24 * 3600 + 1 }],
@@ -122,24 +124,86 @@ describe('signed URLs', () => {
   ])('refuses %s: 400 with a plain-text message', async (_case, body: Record<string, unknown>) => {
     const { userinfo, ...rest } = body;
     if (typeof rest.url === 'string') rest.url = rest.url.replace('BASE', t.baseUrl);
-    if (userinfo === true && typeof rest.url === 'string') rest.url = rest.url.replace('http://', 'http://a:b@');
+    if (userinfo === true && typeof rest.url === 'string')
+      rest.url = rest.url.replace('http://', 'http://a:b@');
     const response = await http.post('/rest/sign-url', user.token, rest).expect(400);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.text.length).toBeGreaterThan(0);
   });
 
+  it('names the field when the URL is of another origin', async () => {
+    const response = await http
+      .post('/rest/sign-url', user.token, { url: 'http://elsewhere.invalid/rest/users', expirySeconds: 60 })
+      .expect(400);
+    expect(response.text).toBe('url: http://elsewhere.invalid/rest/users is not a URL of this service');
+  });
+
+  describe('expirySeconds 0 (Asset Bank: never expires)', () => {
+    const A_CENTURY_MS = 100 * 365 * 24 * 3600 * 1000;
+
+    it('means the longest lifetime (a week) by default, and timestamp 0 is refused', async () => {
+      const before = Math.floor(Date.now() / 1000);
+      const signed = new URL(await sign('/rest/authenticated-user', user.token, 0), t.baseUrl);
+      const timestamp = Number(signed.searchParams.get('timestamp'));
+      expect(timestamp).toBeGreaterThanOrEqual(before + 7 * 24 * 3600);
+      expect(timestamp).toBeLessThanOrEqual(before + 7 * 24 * 3600 + 2);
+      await t.http.get(`${signed.pathname}${signed.search}`).expect(200);
+
+      // A never-expiring URL made with the same secret (as when the flag was on) is not honoured.
+      const never = t.app.get(UrlSigner).sign(`/rest/authenticated-user?signer=${user.id}`, 0);
+      expect(new URL(never, t.baseUrl).searchParams.get('timestamp')).toBe('0');
+      expect((await t.http.get(never).expect(401)).text).toBe('the signed URL has expired');
+    });
+
+    it('never expires with DAM_SIGNED_URL_ALLOW_NEVER=true: timestamp 0, accepted', async () => {
+      const allowing = await TestApp.start({ env: { DAM_SIGNED_URL_ALLOW_NEVER: 'true' } });
+      try {
+        const signer = await allowing.createUser();
+        const response = await allowing.http
+          .post('/rest/sign-url')
+          .auth(signer.token, { type: 'bearer' })
+          .send({ url: `${allowing.baseUrl}/rest/authenticated-user`, expirySeconds: 0 })
+          .expect(303);
+        const signed = new URL(response.headers.location as string);
+        expect(signed.searchParams.get('timestamp')).toBe('0');
+        const path = `${signed.pathname}${signed.search}`;
+        expect((await allowing.http.get(path).expect(200)).body.username).toBe(signer.username);
+        expect(allowing.app.get(UrlSigner).verify(path, 'GET', Date.now() + A_CENTURY_MS)).toBe('valid');
+        // Other lifetimes still expire.
+        const timed = await allowing.http
+          .post('/rest/sign-url')
+          .auth(signer.token, { type: 'bearer' })
+          .send({ url: `${allowing.baseUrl}/rest/authenticated-user`, expirySeconds: 60 })
+          .expect(303);
+        expect(
+          Number(new URL(timed.headers.location as string).searchParams.get('timestamp')),
+        ).toBeGreaterThan(0);
+      } finally {
+        await allowing.close();
+      }
+    });
+  });
+
   it('accepts the REST root itself and up to a week', async () => {
-    await http.post('/rest/sign-url', user.token, { url: `${t.baseUrl}/rest`, expirySeconds: 7 * 24 * 3600 }).expect(303);
+    await http
+      .post('/rest/sign-url', user.token, { url: `${t.baseUrl}/rest`, expirySeconds: 7 * 24 * 3600 })
+      .expect(303);
   });
 
   it('signing itself needs a token (or a trusted network)', async () => {
-    await t.http.post('/rest/sign-url').send({ url: `${t.baseUrl}/rest/users`, expirySeconds: 60 }).expect(401);
+    await t.http
+      .post('/rest/sign-url')
+      .send({ url: `${t.baseUrl}/rest/users`, expirySeconds: 60 })
+      .expect(401);
   });
 
   it('a non-admin asking to sign as another user (?userId) is refused: 403', async () => {
     const other = await t.createUser();
     await http
-      .post(`/rest/sign-url?userId=${other.id}`, user.token, { url: `${t.baseUrl}/rest/users`, expirySeconds: 60 })
+      .post(`/rest/sign-url?userId=${other.id}`, user.token, {
+        url: `${t.baseUrl}/rest/users`,
+        expirySeconds: 60,
+      })
       .expect(403);
   });
 

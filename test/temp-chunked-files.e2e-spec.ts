@@ -1,4 +1,5 @@
 import { TempChunkedFilesService } from '@dam/temp-chunked-files';
+import { RequestContext } from '@dam/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
 import { pseudoRandomBlocks, pseudoRandomStream, streamRequest } from './helpers/raw-http';
@@ -25,13 +26,21 @@ describe('temp chunked files', () => {
 
   beforeAll(async () => {
     t = await TestApp.start();
-    [owner, stranger, admin] = [await t.createUser(), await t.createUser(), await t.createUser({ admin: true })];
+    [owner, stranger, admin] = [
+      await t.createUser(),
+      await t.createUser(),
+      await t.createUser({ admin: true }),
+    ];
   });
   afterAll(() => t?.close());
 
   async function createFile(token = owner.token): Promise<{ path: string; id: string; url: string }> {
     const response = await http.post('/rest/temp-chunked-files', token, {}).expect(201);
-    return { path: pathOf(response.headers.location as string), id: response.body.id, url: response.body.url };
+    return {
+      path: pathOf(response.headers.location as string),
+      id: response.body.id,
+      url: response.body.url,
+    };
   }
 
   function putChunk(path: string, index: number | string, data: Buffer, token = owner.token) {
@@ -42,7 +51,10 @@ describe('temp chunked files', () => {
       .send(data);
   }
 
-  async function readFile(path: string, token = owner.token): Promise<{ status: number; body: Buffer; length: string }> {
+  async function readFile(
+    path: string,
+    token = owner.token,
+  ): Promise<{ status: number; body: Buffer; length: string }> {
     const response = await t.http
       .get(path)
       .auth(token, { type: 'bearer' })
@@ -52,7 +64,11 @@ describe('temp chunked files', () => {
         res.on('data', (data: Buffer) => parts.push(data));
         res.on('end', () => callback(null, Buffer.concat(parts)));
       });
-    return { status: response.status, body: response.body as Buffer, length: response.headers['content-length'] };
+    return {
+      status: response.status,
+      body: response.body as Buffer,
+      length: response.headers['content-length'],
+    };
   }
 
   const keysOf = (id: string): Promise<string[]> => storedKeys(t, `temp/${id}/`);
@@ -185,7 +201,7 @@ describe('temp chunked files', () => {
       await http.delete(`${file.path}${asOwner}`, stranger.token).expect(403);
     });
 
-    it('admins and the application user may use anyone\'s file; an admin acting as another user may not', async () => {
+    it("admins and the application user may use anyone's file; an admin acting as another user may not", async () => {
       const file = await createFile();
       await putChunk(file.path, 0, Buffer.from('a'), admin.token).expect(200);
       await putChunk(file.path, 1, Buffer.from('b'), t.adminToken).expect(200);
@@ -207,12 +223,15 @@ describe('temp chunked files', () => {
     expect(await keysOf(file.id)).toEqual([]);
   });
 
-  itRefusesRequestsWithoutAToken(() => t, [
-    ['POST', '/rest/temp-chunked-files'],
-    ['PUT', '/rest/temp-chunked-files/0b6c4e4a-8d1e-4c5b-9a6f-3b2a1c0d9e8f/0'],
-    ['GET', '/rest/temp-chunked-files/0b6c4e4a-8d1e-4c5b-9a6f-3b2a1c0d9e8f'],
-    ['DELETE', '/rest/temp-chunked-files/0b6c4e4a-8d1e-4c5b-9a6f-3b2a1c0d9e8f'],
-  ]);
+  itRefusesRequestsWithoutAToken(
+    () => t,
+    [
+      ['POST', '/rest/temp-chunked-files'],
+      ['PUT', '/rest/temp-chunked-files/0b6c4e4a-8d1e-4c5b-9a6f-3b2a1c0d9e8f/0'],
+      ['GET', '/rest/temp-chunked-files/0b6c4e4a-8d1e-4c5b-9a6f-3b2a1c0d9e8f'],
+      ['DELETE', '/rest/temp-chunked-files/0b6c4e4a-8d1e-4c5b-9a6f-3b2a1c0d9e8f'],
+    ],
+  );
 
   describe('for content uploads (service API)', () => {
     it('chunkKeysOrThrow gives the storage keys in index order to the owner, 400 to others', async () => {
@@ -225,10 +244,21 @@ describe('temp chunked files', () => {
       const other = { ...actor, id: stranger.id };
       await expect(service.chunkKeysOrThrow(other, file.id)).rejects.toMatchObject({ kind: 'invalid-input' });
       await expect(service.chunkKeysOrThrow(actor, 'nope')).rejects.toMatchObject({ kind: 'invalid-input' });
-      expect(service.parseUrlOrThrow(file.url)).toBe(file.id);
+      const context = {
+        requestId: 'test',
+        origin: t.baseUrl,
+        acceptLanguages: [],
+        contentLanguage: undefined,
+      };
+      const parse = (url: unknown): string =>
+        RequestContext.run(context, () => service.parseUrlOrThrow(url, 'X-Copy-Temp-Chunked-File'));
+      expect(parse(file.url)).toBe(file.id);
       for (const bad of [`${t.baseUrl}/rest/assets/1`, `${file.url}/0`, 'x', 42]) {
-        expect(() => service.parseUrlOrThrow(bad)).toThrow(/is not a temp chunked file URL/);
+        expect(() => parse(bad)).toThrow(/is not a temp chunked file URL/);
       }
+      expect(() => parse(`http://elsewhere.invalid/rest/temp-chunked-files/${file.id}`)).toThrow(
+        `X-Copy-Temp-Chunked-File: http://elsewhere.invalid/rest/temp-chunked-files/${file.id} is not a URL of this service`,
+      );
     });
   });
 
@@ -272,7 +302,10 @@ describe('temp chunked files: chunk size limit', () => {
   afterAll(() => t?.close());
 
   it('answers 413 beyond DAM_MAX_CHUNK_BYTES, declared or streamed, and keeps neither row nor object', async () => {
-    const created = await t.http.post('/rest/temp-chunked-files').auth(user.token, { type: 'bearer' }).expect(201);
+    const created = await t.http
+      .post('/rest/temp-chunked-files')
+      .auth(user.token, { type: 'bearer' })
+      .expect(201);
     const { id } = created.body as { id: string };
     const chunkUrl = `${t.baseUrl}/rest/temp-chunked-files/${id}/0`;
     const exact = await streamRequest('PUT', chunkUrl, {
@@ -295,7 +328,9 @@ describe('temp chunked files: chunk size limit', () => {
     });
     expect(streamed).toMatchObject({ status: 413, text: 'a chunk may hold at most 1024 bytes' });
     expect(await storedKeys(t, `temp/${id}/`)).toHaveLength(1);
-    const read = await streamRequest('GET', `${t.baseUrl}/rest/temp-chunked-files/${id}`, { token: user.token });
+    const read = await streamRequest('GET', `${t.baseUrl}/rest/temp-chunked-files/${id}`, {
+      token: user.token,
+    });
     expect(read).toMatchObject({ status: 200, size: 1024 });
   });
 });

@@ -58,6 +58,9 @@ describe('two API instances on one database and one object store', () => {
       DAM_DATA_DIR: database.dataDir,
       DAM_CLIENT_ID: clientId,
       DAM_CLIENT_SECRET: clientSecret,
+      // Behind one load balancer the instances share the public origin, and URLs handed out by one
+      // (a temp file's Location) must be accepted by the other as URLs of this service.
+      DAM_PUBLIC_URL: 'http://dam.test',
       DAM_LOG_REQUESTS: 'false',
       DAM_DATABASE_CONNECT_RETRIES: '0',
       DAM_JOBS_ENABLED: 'true',
@@ -98,7 +101,7 @@ describe('two API instances on one database and one object store', () => {
 
   it('accepts on one instance a URL signed by the other', async () => {
     const signed = await on(a).post('/rest/sign-url', {
-      url: `${a.baseUrl}/rest/access-levels`,
+      url: `http://dam.test/rest/access-levels`,
       expirySeconds: 60,
     });
     expect(signed.status).toBe(303);

@@ -171,10 +171,13 @@ describe('users', () => {
       await get(`/rest/users/${bob.id}`, alice.token).expect(403);
     });
 
-    it.each(['999999', 'abc', '-1', '99999999999', '1.5', '0', '0x1', '1e0', ' 1'])('/rest/users/%s is 404', async (id) => {
-      const response = await get(`/rest/users/${id}`, t.adminToken).expect(404);
-      expect(response.headers['content-type']).toMatch(/^text\/plain/);
-    });
+    it.each(['999999', 'abc', '-1', '99999999999', '1.5', '0', '0x1', '1e0', ' 1'])(
+      '/rest/users/%s is 404',
+      async (id) => {
+        const response = await get(`/rest/users/${id}`, t.adminToken).expect(404);
+        expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      },
+    );
   });
 
   describe('PUT /rest/users/{id}', () => {

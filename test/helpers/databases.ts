@@ -22,7 +22,11 @@ export interface TestDatabase {
 export async function createTestDatabase(matrix: Matrix = MATRIX): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-e2e-'));
   if (matrix === 'sqlite') {
-    return { databaseUrl: undefined, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      databaseUrl: undefined,
+      dataDir,
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const name = `dam_e2e_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = await createConnection(MYSQL_SERVER_URL);

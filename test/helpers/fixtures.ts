@@ -35,10 +35,16 @@ export async function insertAssets(t: TestApp, fixtures: AssetFixture[]): Promis
       const id = insertedId(inserted);
       ids.push(id);
       for (const levelId of fixture.accessLevelIds) {
-        await manager.query('INSERT INTO asset_access_levels (asset_id, access_level_id) VALUES (?, ?)', [id, levelId]);
+        await manager.query('INSERT INTO asset_access_levels (asset_id, access_level_id) VALUES (?, ?)', [
+          id,
+          levelId,
+        ]);
       }
       for (const categoryId of fixture.categoryIds ?? []) {
-        await manager.query('INSERT INTO asset_categories (asset_id, category_id) VALUES (?, ?)', [id, categoryId]);
+        await manager.query('INSERT INTO asset_categories (asset_id, category_id) VALUES (?, ?)', [
+          id,
+          categoryId,
+        ]);
       }
     }
   });

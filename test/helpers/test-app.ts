@@ -85,9 +85,21 @@ export class TestApp {
     const token = await this.http
       .post('/oauth/token')
       .type('form')
-      .send({ grant_type: 'password', username, password, client_id: this.clientId, client_secret: this.clientSecret })
+      .send({
+        grant_type: 'password',
+        username,
+        password,
+        client_id: this.clientId,
+        client_secret: this.clientSecret,
+      })
       .expect(200);
-    return { id: created.body.id as number, username, password, token: token.body.access_token as string, url };
+    return {
+      id: created.body.id as number,
+      username,
+      password,
+      token: token.body.access_token as string,
+      url,
+    };
   }
 
   async close(): Promise<void> {

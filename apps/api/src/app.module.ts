@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AccessModule } from '@dam/access';
 import { AccessLevelsModule } from '@dam/access-levels';
@@ -9,7 +9,7 @@ import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
 import { CheckoutModule } from '@dam/checkout';
 import { LightboxesModule } from '@dam/lightboxes';
-import { AppConfig, AppValidationPipe, ErrorFilter, PlatformModule } from '@dam/platform';
+import { AppConfig, AppValidationPipe, ErrorFilter, PlatformModule, XmlInterceptor } from '@dam/platform';
 import { PublishingModule } from '@dam/publishing';
 import { SearchModule } from '@dam/search';
 import { SignedUrlsModule } from '@dam/signed-urls';
@@ -18,7 +18,10 @@ import { HealthController } from './health/health.controller';
 import { OAuthController } from './oauth/oauth.controller';
 import { RootController } from './root/root.controller';
 
-/** The whole API. Global pipe, filter and guard are APP_* providers so tests built from here behave alike. */
+/**
+ * The whole API. Global pipe, filter, guard and interceptor (XML negotiation) are APP_* providers so tests
+ * built from here behave alike.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -47,6 +50,7 @@ export class AppModule {
           provide: APP_PIPE,
           useValue: new AppValidationPipe(),
         },
+        { provide: APP_INTERCEPTOR, useClass: XmlInterceptor },
       ],
     };
   }

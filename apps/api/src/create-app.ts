@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@dam/platform';
 import { AppModule } from './app.module';
+import { withXmlResponses } from './xml-openapi';
 
 /** Builds the configured application; used by main.ts and by every end-to-end test. */
 export async function createApp(
@@ -21,9 +22,14 @@ export async function createApp(
   app.enableShutdownHooks();
   // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory
   // that most processes never need.
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, describeApi()), {
-    jsonDocumentUrl: 'docs/openapi.json',
-  });
+  SwaggerModule.setup(
+    'docs',
+    app,
+    () => withXmlResponses(app, SwaggerModule.createDocument(app, describeApi())),
+    {
+      jsonDocumentUrl: 'docs/openapi.json',
+    },
+  );
   await app.init();
   return app;
 }

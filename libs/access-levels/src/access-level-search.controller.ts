@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { parseBoolean, parseOptionalId } from '@dam/platform';
+import { parseBoolean, parseOptionalId, XmlList } from '@dam/platform';
 import { countScopeOf } from './access-level-query';
-import { AccessLevelMapper, AccessLevelSearchNode } from './access-level.mapper';
+import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelSearchNode } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';
 
 /**
@@ -23,6 +23,7 @@ export class AccessLevelSearchController {
   @ApiQuery({ name: 'parentId', required: false, type: Number })
   @ApiQuery({ name: 'userId', required: false, type: Number })
   @ApiQuery({ name: 'count', required: false, type: Boolean })
+  @XmlList('accessLevels', ACCESS_LEVEL_XML)
   async search(
     @Actor() actor: ActorUser,
     @Query('parentId') rawParentId: unknown,

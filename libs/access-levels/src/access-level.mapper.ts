@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { AccessLevelView } from './access-level.reader';
 
 /** Spec 2.1. */
@@ -29,6 +29,9 @@ export interface AccessLevelSearchNode {
   children?: AccessLevelSearchNode[];
   count?: number;
 }
+
+/** XML (DESIGN §3): `<accessLevel>`, its `<children><accessLevel>`. */
+export const ACCESS_LEVEL_XML = xmlMapping('accessLevel', { children: 'accessLevel' });
 
 @Injectable()
 export class AccessLevelMapper {

@@ -14,9 +14,9 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, Paging, QueryParams, UrlService, urlList } from '@dam/platform';
+import { IdPipe, Paging, QueryParams, urlList, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Request, Response } from 'express';
-import { AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
+import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';
 import { AccessLevelBulkWriteDto, AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { countScopeOf, idsFromQuery } from './access-level-query';
@@ -34,6 +34,7 @@ export class AccessLevelsController {
   ) {}
 
   @Get()
+  @XmlUrls()
   list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
@@ -44,6 +45,7 @@ export class AccessLevelsController {
   }
 
   @Post()
+  @XmlRoot(ACCESS_LEVEL_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() body: AccessLevelWriteDto,
@@ -57,12 +59,13 @@ export class AccessLevelsController {
   /** Not detailed by the spec: updates several levels at once, each named by its `url`. */
   @Put()
   @ApiBody({ type: [AccessLevelBulkWriteDto] })
+  @XmlList('accessLevels', ACCESS_LEVEL_XML)
   async updateMany(
     @Actor() actor: ActorUser,
     @Body(bulkBody) body: AccessLevelBulkWriteDto[],
   ): Promise<AccessLevelRepresentation[]> {
     const writes = body.map((input) => ({
-      id: this.urls.parseIdOrThrow(input.url, 'access-levels', 'an access level'),
+      id: this.urls.parseIdOrThrow(input.url, 'access-levels', 'an access level', 'url'),
       input,
       namedBy: input.url,
     }));
@@ -78,6 +81,7 @@ export class AccessLevelsController {
   }
 
   @Get(':id')
+  @XmlRoot(ACCESS_LEVEL_XML)
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('access level')) id: number,
@@ -87,6 +91,7 @@ export class AccessLevelsController {
   }
 
   @Put(':id')
+  @XmlRoot(ACCESS_LEVEL_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('access level')) id: number,

@@ -175,7 +175,7 @@ export class AccessLevelsService {
   }
 
   private async parentIdOrThrow(parentUrl: string): Promise<number> {
-    const id = this.urls.parseIdOrThrow(parentUrl, 'access-levels', 'an access level');
+    const id = this.urls.parseIdOrThrow(parentUrl, 'access-levels', 'an access level', 'parent');
     if ((await this.levels.findById(id)) === null)
       throw new InvalidInput(`"${parentUrl}" names no access level`);
     return id;

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, XmlList, XmlRoot } from '@dam/platform';
 import type { Request, Response } from 'express';
 import { AssetDownloadsService, AssetVersionRepresentation } from './asset-downloads.service';
 import { AssetUploadsService } from './asset-uploads.service';
@@ -46,6 +46,7 @@ export class AssetContentController {
   }
 
   @Get('content/url')
+  @XmlRoot('contentUrl')
   async contentUrl(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -57,6 +58,7 @@ export class AssetContentController {
   }
 
   @Get('versions')
+  @XmlList('assetVersions', 'assetVersion')
   versions(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -75,6 +77,7 @@ export class AssetContentController {
   }
 
   @Get('content-save-status')
+  @XmlRoot('saveStatus')
   saveStatus(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<never> {
     return this.downloads.saveStatus(actor, id);
   }

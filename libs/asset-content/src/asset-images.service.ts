@@ -64,7 +64,9 @@ export class AssetImagesService {
     if (!isConvertibleImage(file.contentType))
       throw new InvalidInput(`asset ${id} is not an image that can be converted`);
     if (file.size > this.inputs.maxInputBytes) {
-      throw new TooLarge(`asset ${id} is too large to convert (more than ${this.inputs.maxInputBytes} bytes)`);
+      throw new TooLarge(
+        `asset ${id} is too large to convert (more than ${this.inputs.maxInputBytes} bytes)`,
+      );
     }
     const sharp = await loadSharp();
     const input = await this.inputs.open(file.storageKey);

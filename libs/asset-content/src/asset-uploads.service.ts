@@ -127,7 +127,7 @@ export class AssetUploadsService implements OnModuleInit {
     if (upload.copyTempFile === undefined) return (key) => this.fromBody(key, upload.body);
     const chunkKeys = await this.tempFiles.chunkKeysOrThrow(
       actor,
-      this.tempFiles.parseUrlOrThrow(upload.copyTempFile),
+      this.tempFiles.parseUrlOrThrow(upload.copyTempFile, 'X-Copy-Temp-Chunked-File'),
     );
     if (chunkKeys.length === 0) throw new InvalidInput('the temp chunked file has no chunks');
     upload.body.resume();

@@ -35,14 +35,16 @@ export class AssetReferences {
   }
 
   async assetTypeIdOrThrow(url: string): Promise<number> {
-    const id = this.urls.parseIdOrThrow(url, 'asset-types', 'an asset type');
+    const id = this.urls.parseIdOrThrow(url, 'asset-types', 'an asset type', 'assetTypeUrl');
     if (!(await this.assetTypes.exists(id))) throw new InvalidInput(`asset type ${id} does not exist`);
     return id;
   }
 
   /** Parent URLs must name other assets the viewer can see. */
   async parentIdsOrThrow(viewer: Viewer, assetId: number, urls: string[]): Promise<number[]> {
-    const ids = [...new Set(urls.map((url) => this.urls.parseIdOrThrow(url, 'assets', 'an asset')))];
+    const ids = [
+      ...new Set(urls.map((url) => this.urls.parseIdOrThrow(url, 'assets', 'an asset', 'parents'))),
+    ];
     if (ids.includes(assetId)) throw new InvalidInput('an asset cannot be its own parent');
     const found = new Set(await this.queries.matching(ids, { visibleTo: viewer }));
     const missing = ids.filter((id) => !found.has(id));

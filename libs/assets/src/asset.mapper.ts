@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttributeDefinition, SystemAttribute } from '@dam/attributes';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { formatTimestamp, formatValue, isTranslatable } from './attribute-values';
 import { AssetState } from './ports/asset-state';
 import { isApproved } from './rules/approval-state';
@@ -37,6 +37,10 @@ export interface PendingApprovalRepresentation {
   assetApprovalUrl: string;
 }
 
+/** XML (DESIGN §3): `<asset>`, `<attributes><attribute>`, `<parents><url>`; read back by `readXmlRepresentation`. */
+export const ASSET_XML = xmlMapping('asset', { attributes: 'attribute', parents: 'url' });
+export const PENDING_APPROVAL_XML = xmlMapping('pendingApproval');
+
 @Injectable()
 export class AssetMapper {
   constructor(private readonly urls: UrlService) {}
@@ -55,9 +59,11 @@ export class AssetMapper {
     languageKey: string,
   ): AssetRepresentation {
     const { asset } = state;
-    const below = (...path: string[]): string => this.urls.rest('assets', asset.id, ...path);
+    // The asset's URL once (origin lookup and encoding), the links below it by appending plain segments.
+    const url = this.url(asset.id);
+    const below = (path: string): string => `${url}/${path}`;
     const representation: AssetRepresentation = {
-      url: this.url(asset.id),
+      url,
       id: asset.id,
       type: asset.type,
       accessLevelIds: state.accessLevelIds.join(','),
@@ -71,7 +77,7 @@ export class AssetMapper {
         value: valueOf(state, attribute, languageKey),
       })),
       contentUrl: below('content'),
-      contentUrlUrl: below('content', 'url'),
+      contentUrlUrl: below('content/url'),
       displayUrl: below('display'),
       thumbnailUrl: below('thumbnail'),
       previewUrl: below('preview'),

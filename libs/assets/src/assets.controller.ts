@@ -12,11 +12,11 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import { ActorUser, Actor } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetUpdatesService } from './asset-updates.service';
-import { AssetRepresentation } from './asset.mapper';
+import { ASSET_XML, AssetRepresentation } from './asset.mapper';
 import { AssetsService } from './assets.service';
 import { CreateAssetDto, createAssetJsonShape } from './dto/create-asset.request';
 import { UpdateAssetDto, updateAssetJsonShape } from './dto/update-asset.request';
@@ -36,6 +36,7 @@ export class AssetsController {
   @Post()
   @ApiConsumes('application/json', 'application/xml')
   @UseInterceptors(new XmlBodyInterceptor(createAssetJsonShape))
+  @XmlRoot(ASSET_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() body: CreateAssetDto,
@@ -47,13 +48,16 @@ export class AssetsController {
   }
 
   @Get(':id')
+  @XmlRoot(ASSET_XML)
   get(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<AssetRepresentation> {
     return this.assets.get(actor, id);
   }
 
-  /** JSON only: the interceptor refuses anything but an object, with the message of today. */
+  /** JSON, or the `asset` XML document that GET answers as XML, shaped as JSON by the interceptor. */
   @Put(':id')
+  @ApiConsumes('application/json', 'application/xml')
   @UseInterceptors(new XmlBodyInterceptor(updateAssetJsonShape))
+  @XmlRoot(ASSET_XML)
   update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,

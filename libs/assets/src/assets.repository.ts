@@ -67,6 +67,9 @@ function wholeAssetSql(languageCount: number): string {
   );
 }
 
+/** wholeAssetSql by language count (1 or 2), built once. */
+const wholeAssetSqls: string[] = [];
+
 /** Ids from a GROUP_CONCAT (a string, or bytes on MySQL for numbers), ascending. */
 function ids(raw: unknown): number[] {
   if (raw === null || raw === undefined) return [];
@@ -102,7 +105,8 @@ export class AssetsRepository {
    */
   async findWhole(id: number, languages: string[]): Promise<StoredState | null> {
     const keys = [...new Set(languages)];
-    const rows: Raw[] = await this.dataSource.query(wholeAssetSql(keys.length), [id, id, ...keys]);
+    const sql = (wholeAssetSqls[keys.length] ??= wholeAssetSql(keys.length));
+    const rows: Raw[] = await this.dataSource.query(sql, [id, id, ...keys]);
     const row = rows.find(
       (candidate) => candidate.attribute_id === null || candidate.attribute_id === undefined,
     );

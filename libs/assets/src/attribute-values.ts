@@ -68,6 +68,9 @@ export function formatValue(typeId: AttributeTypeId, stored: string): string {
 /** A timestamp as `DD/MM/YYYY HH:MM:SS` (UTC), for the derived date attributes. */
 export function formatTimestamp(date: Date): string {
   const iso = date.toISOString();
+  // YYYY-MM-DDTHH:MM:SS.sssZ (four-digit years), as formatValue would render it, without the regex.
+  if (iso.length === 24)
+    return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`;
   return formatValue(AttributeType.DateTime, `${iso.slice(0, 10)} ${iso.slice(11, 19)}`);
 }
 

@@ -1,10 +1,10 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { readPaging, UrlService, writePagingHeaders } from '@dam/platform';
+import { readPaging, UrlService, writePagingHeaders, XmlList } from '@dam/platform';
 import type { Response } from 'express';
 import { AssetApprovalsService, IdPage } from './asset-approvals.service';
-import { AssetMapper, PendingApprovalRepresentation } from './asset.mapper';
+import { AssetMapper, PENDING_APPROVAL_XML, PendingApprovalRepresentation } from './asset.mapper';
 
 /** What awaits approval, filtered to what the actor (or `?userId=`) may approve. */
 @ApiTags('assets')
@@ -18,6 +18,7 @@ export class PendingApprovalsController {
   ) {}
 
   @Get('pending-upload-approvals')
+  @XmlList('pendingApprovals', PENDING_APPROVAL_XML)
   async uploads(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
@@ -29,6 +30,7 @@ export class PendingApprovalsController {
   }
 
   @Get('pending-edit-approvals')
+  @XmlList('pendingApprovals', PENDING_APPROVAL_XML)
   async edits(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,

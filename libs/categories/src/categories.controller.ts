@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, readPaging, UrlService, writePagingHeaders } from '@dam/platform';
+import { IdPipe, readPaging, UrlService, writePagingHeaders, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { CategoriesService } from './categories.service';
-import { CategoryMapper, CategoryRepresentation } from './category.mapper';
+import { CATEGORY_XML, CategoryMapper, CategoryRepresentation } from './category.mapper';
 import { CategoryWriteDto } from './dto/category-write.dto';
 
 @ApiTags('categories')
@@ -18,6 +18,7 @@ export class CategoriesController {
   ) {}
 
   @Get()
+  @XmlUrls()
   async list(
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
@@ -29,6 +30,7 @@ export class CategoriesController {
   }
 
   @Post()
+  @XmlRoot(CATEGORY_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() body: CategoryWriteDto,
@@ -40,11 +42,13 @@ export class CategoriesController {
   }
 
   @Get(':id')
+  @XmlRoot(CATEGORY_XML)
   async get(@Param('id', new IdPipe('category')) id: number): Promise<CategoryRepresentation> {
     return this.mapper.toRepresentation(await this.categories.get(id));
   }
 
   @Put(':id')
+  @XmlRoot(CATEGORY_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('category')) id: number,

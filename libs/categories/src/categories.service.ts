@@ -168,7 +168,7 @@ export class CategoriesService {
   private parentIdOf(raw: string | null | undefined): number | null | undefined {
     if (raw === undefined) return undefined;
     if (raw === null || raw === '') return null;
-    return this.urls.parseIdOrThrow(raw, 'categories', 'a category');
+    return this.urls.parseIdOrThrow(raw, 'categories', 'a category', 'parent');
   }
 }
 

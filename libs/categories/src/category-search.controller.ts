@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { XmlList } from '@dam/platform';
 import { Actor, ActorUser } from '@dam/access';
 import { CategoriesService } from './categories.service';
-import { CategoryMapper, CategorySearchNode } from './category.mapper';
+import { CATEGORY_XML, CategoryMapper, CategorySearchNode } from './category.mapper';
 import { readCategorySearchQuery } from './dto/category-search.query';
 
 @ApiTags('categories')
@@ -18,6 +19,7 @@ export class CategorySearchController {
   @ApiQuery({ name: 'parentId', required: false, type: Number })
   @ApiQuery({ name: 'userId', required: false, type: Number })
   @ApiQuery({ name: 'count', required: false, type: Boolean })
+  @XmlList('categories', CATEGORY_XML)
   async search(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,

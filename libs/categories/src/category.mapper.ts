@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { TreeNode } from '@dam/platform';
 
 /** A category with its texts in the language the request reads. */
@@ -29,6 +29,9 @@ export interface CategorySearchNode {
   children: CategorySearchNode[];
   count?: number;
 }
+
+/** XML (DESIGN §3): `<category>`, its `<children><category>`. */
+export const CATEGORY_XML = xmlMapping('category', { children: 'category' });
 
 @Injectable()
 export class CategoryMapper {

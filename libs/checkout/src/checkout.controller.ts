@@ -1,9 +1,22 @@
 import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, readPaging, UrlService, writePagingHeaders } from '@dam/platform';
+import {
+  IdPipe,
+  PagingQuery,
+  readPaging,
+  UrlService,
+  writePagingHeaders,
+  XmlList,
+  XmlRoot,
+} from '@dam/platform';
 import type { Response } from 'express';
-import { CheckoutListItem, CheckoutMapper, CheckoutStatusRepresentation } from './checkout.mapper';
+import {
+  CHECKOUT_XML,
+  CheckoutListItem,
+  CheckoutMapper,
+  CheckoutStatusRepresentation,
+} from './checkout.mapper';
 import { CheckoutService } from './checkout.service';
 import { NamedCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto';
 
@@ -22,6 +35,7 @@ export class CheckoutController {
   ) {}
 
   @Get(ONE_CHECKOUT)
+  @XmlRoot(CHECKOUT_XML)
   async get(
     @Actor() actor: ActorUser,
     @Param('assetId', new IdPipe('asset')) assetId: number,
@@ -30,6 +44,7 @@ export class CheckoutController {
   }
 
   @Put(ONE_CHECKOUT)
+  @XmlRoot(CHECKOUT_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('assetId', new IdPipe('asset')) assetId: number,
@@ -39,6 +54,7 @@ export class CheckoutController {
   }
 
   @Get('checkout')
+  @XmlList('checkouts', CHECKOUT_XML)
   async list(
     @Actor() actor: ActorUser,
     @Query() query: PagingQuery,
@@ -61,6 +77,7 @@ export class CheckoutController {
   }
 
   @Put('checkout')
+  @XmlRoot(CHECKOUT_XML)
   async updateNamed(
     @Actor() actor: ActorUser,
     @Body() request: NamedCheckoutDto,

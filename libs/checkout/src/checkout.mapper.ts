@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { CheckoutState } from './checkout.service';
 
 /** Spec 2.11: the holder's id as a string, "0" when checked in. */
@@ -14,6 +14,9 @@ export interface CheckoutListItem {
   assetUrl: string;
   checkoutUrl: string;
 }
+
+/** XML (DESIGN §3): `<checkout>` (a status, or an item of the list `<checkouts>`). */
+export const CHECKOUT_XML = xmlMapping('checkout');
 
 @Injectable()
 export class CheckoutMapper {

@@ -1,1 +1,2 @@
 export * from './lightboxes.module';
+export { LIGHTBOX_ITEM_XML, LIGHTBOX_XML } from './lightbox.mapper';

@@ -1,12 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, readPaging, writePagingHeaders } from '@dam/platform';
+import { IdPipe, PagingQuery, readPaging, writePagingHeaders, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { AddLightboxContentDto } from './dto/lightbox.dto';
 import { LightboxContentsService } from './lightbox-contents.service';
-import { LightboxContentInstance, LightboxContentItem, LightboxMapper } from './lightbox.mapper';
+import {
+  LIGHTBOX_ITEM_XML,
+  LightboxContentInstance,
+  LightboxContentItem,
+  LightboxMapper,
+} from './lightbox.mapper';
 
 /** Spec 4.4 5-8: the assets in a lightbox. */
 @ApiTags('lightboxes')
@@ -19,6 +24,7 @@ export class LightboxContentsController {
   ) {}
 
   @Get()
+  @XmlList('lightboxItems', LIGHTBOX_ITEM_XML)
   async list(
     @Actor() actor: ActorUser,
     @AtLightbox() at: LightboxPath,
@@ -33,6 +39,7 @@ export class LightboxContentsController {
 
   /** 201 when added; 200 with the same Location when the asset was already there. */
   @Post()
+  @XmlRoot(LIGHTBOX_ITEM_XML)
   async add(
     @Actor() actor: ActorUser,
     @AtLightbox() at: LightboxPath,
@@ -45,6 +52,7 @@ export class LightboxContentsController {
   }
 
   @Get(':assetId')
+  @XmlRoot(LIGHTBOX_ITEM_XML)
   async get(
     @Actor() actor: ActorUser,
     @AtLightbox() at: LightboxPath,

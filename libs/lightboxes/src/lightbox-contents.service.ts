@@ -58,7 +58,7 @@ export class LightboxContentsService {
     const { viewer } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
     if (url === undefined || url === null)
       throw new InvalidInput('you must supply the url of the asset to add');
-    const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset');
+    const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset', 'url');
     if ((await this.lightboxes.visibleAssetIds(viewer, [assetId])).length === 0) {
       throw new AssetNotViewableByOwner(assetId);
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { ContentRef, ContentView } from './lightbox-contents.service';
 import { LightboxView } from './lightboxes.service';
 
@@ -35,6 +35,10 @@ export interface LightboxContentInstance {
   assetInstanceUrl: string;
   lightboxInstanceUrl: string;
 }
+
+/** XML (DESIGN §3): `<lightbox>`; a lightbox's contents are `<lightboxItem>`s with `<attributes><attribute>`. */
+export const LIGHTBOX_XML = xmlMapping('lightbox');
+export const LIGHTBOX_ITEM_XML = xmlMapping('lightboxItem', { attributes: 'attribute' });
 
 @Injectable()
 export class LightboxMapper {

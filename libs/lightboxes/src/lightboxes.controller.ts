@@ -1,11 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, readPaging, writePagingHeaders } from '@dam/platform';
+import {
+  IdPipe,
+  PagingQuery,
+  readPaging,
+  UrlService,
+  writePagingHeaders,
+  XmlList,
+  XmlRoot,
+} from '@dam/platform';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { LightboxWriteDto } from './dto/lightbox.dto';
-import { LightboxListItem, LightboxMapper, LightboxRepresentation } from './lightbox.mapper';
+import { LIGHTBOX_XML, LightboxListItem, LightboxMapper, LightboxRepresentation } from './lightbox.mapper';
 import { LightboxesService } from './lightboxes.service';
 
 /** Spec 4.4 1-4: a user's lightboxes. */
@@ -19,6 +27,7 @@ export class LightboxesController {
   ) {}
 
   @Get()
+  @XmlList('lightboxes', LIGHTBOX_XML)
   async list(
     @Actor() actor: ActorUser,
     @Param('ownerId', new IdPipe('user')) ownerId: number,
@@ -32,6 +41,7 @@ export class LightboxesController {
   }
 
   @Post()
+  @XmlRoot(LIGHTBOX_XML)
   async create(
     @Actor() actor: ActorUser,
     @Param('ownerId', new IdPipe('user')) ownerId: number,
@@ -44,6 +54,7 @@ export class LightboxesController {
   }
 
   @Get(':lightboxId')
+  @XmlRoot(LIGHTBOX_XML)
   async get(@Actor() actor: ActorUser, @AtLightbox() at: LightboxPath): Promise<LightboxRepresentation> {
     return this.mapper.toRepresentation(await this.lightboxes.get(actor, at.ownerId, at.lightboxId));
   }
@@ -51,6 +62,7 @@ export class LightboxesController {
   /** Spec 4.9: POST on the instance changes its name and/or description. */
   @Post(':lightboxId')
   @HttpCode(200)
+  @XmlRoot(LIGHTBOX_XML)
   async update(
     @Actor() actor: ActorUser,
     @AtLightbox() at: LightboxPath,
@@ -68,15 +80,28 @@ export class LightboxesController {
   }
 }
 
-/** The root's `lightboxesUrl`: the lightboxes of whoever the request acts as. */
+/** The root's `lightboxesUrl`: the lightboxes of whoever the request acts as (as Asset Bank, no redirect). */
 @ApiTags('lightboxes')
 @ApiBearerAuth()
 @Controller('rest/lightboxes')
 export class OwnLightboxesController {
-  constructor(private readonly mapper: LightboxMapper) {}
+  constructor(
+    private readonly lightboxes: LightboxesService,
+    private readonly mapper: LightboxMapper,
+    private readonly urls: UrlService,
+  ) {}
 
+  /** The same body as `GET /rest/users/{actor}/lightboxes`, paged alike. */
   @Get()
-  redirect(@Actor() actor: ActorUser, @Res({ passthrough: true }) response: Response): void {
-    response.status(303).location(this.mapper.listUrl(actor.id));
+  @XmlList('lightboxes', LIGHTBOX_XML)
+  async list(
+    @Actor() actor: ActorUser,
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<LightboxListItem[]> {
+    const paging = readPaging(query, 100, 1000);
+    const { views, total } = await this.lightboxes.list(actor, actor.id, paging);
+    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('lightboxes'), paging, total);
+    return views.map((view) => this.mapper.toListItem(view));
   }
 }

@@ -13,6 +13,7 @@ export * from './http/root-links';
 export * from './http/url.service';
 export * from './http/url-list';
 export * from './http/upload';
+export * from './http/xml';
 export * from './platform.module';
 export * from './storage/object-storage.port';
 export * from './i18n/language.service';

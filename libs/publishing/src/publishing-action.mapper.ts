@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { PublishingActionRow, PublishingEvent } from './publishing-actions.repository';
 
 /** `{name, logUrl}` of issue 7, plus `url`, `id` and the stored `criteria` query string. */
@@ -15,6 +15,10 @@ export interface PublishingLogRepresentation {
   events: Array<{ assetId: number; type: PublishingEvent['type'] }>;
   nextStartSequence: number;
 }
+
+/** XML (DESIGN §3): `<publishingAction>`; the log is `<publishingLog>` with `<events><event>`. */
+export const PUBLISHING_ACTION_XML = xmlMapping('publishingAction');
+export const PUBLISHING_LOG_XML = xmlMapping('publishingLog', { events: 'event' });
 
 @Injectable()
 export class PublishingActionMapper {

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { PublishingActionPostDto } from './dto/publishing-action.dto';
 import {
+  PUBLISHING_ACTION_XML,
+  PUBLISHING_LOG_XML,
   PublishingActionMapper,
   PublishingActionRepresentation,
   PublishingLogRepresentation,
@@ -21,12 +23,14 @@ export class PublishingActionsController {
   ) {}
 
   @Get()
+  @XmlList('publishingActions', PUBLISHING_ACTION_XML)
   async list(@Actor() actor: ActorUser): Promise<PublishingActionRepresentation[]> {
     return (await this.actions.list(actor)).map((action) => this.mapper.toRepresentation(action));
   }
 
   /** `{name, criteria}` creates (201, Location); `{publishingActionId}` runs (303 to the action). */
   @Post()
+  @XmlRoot(PUBLISHING_ACTION_XML)
   async post(
     @Actor() actor: ActorUser,
     @Body() body: PublishingActionPostDto,
@@ -42,6 +46,7 @@ export class PublishingActionsController {
   }
 
   @Get(':id')
+  @XmlRoot(PUBLISHING_ACTION_XML)
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('publishing action')) id: number,
@@ -56,6 +61,7 @@ export class PublishingActionsController {
   }
 
   @Get(':id/log')
+  @XmlRoot(PUBLISHING_LOG_XML)
   async log(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('publishing action')) id: number,

@@ -1,9 +1,9 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, Caller, Principal } from '@dam/access';
-import { QueryParams, UrlService, writePagingHeaders } from '@dam/platform';
+import { QueryParams, UrlService, writePagingHeaders, XmlList } from '@dam/platform';
 import type { Request, Response } from 'express';
-import { AssetSummary } from './asset-summary.mapper';
+import { ASSET_SUMMARY_XML, AssetSummary } from './asset-summary.mapper';
 import { AssetSearchService } from './asset-search.service';
 
 @ApiTags('asset-search')
@@ -17,6 +17,7 @@ export class AssetSearchController {
 
   /** Parameters are read from the raw query string: arrays come repeated, comma-joined or as `a[n]`. */
   @Get()
+  @XmlList('assetSummaries', ASSET_SUMMARY_XML)
   async find(
     @Caller() caller: Principal,
     @Actor() actor: ActorUser,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AssetMapper, AssetState } from '@dam/assets';
 import { AssetTypeDefinition, AttributeDefinition, SystemAttribute } from '@dam/attributes';
+import { xmlMapping } from '@dam/platform';
 
 /** One search result (issue 7): the asset in brief, with absolute URLs. */
 export interface AssetSummary {
@@ -18,6 +19,12 @@ export interface AssetSummary {
   displayAttributes: Array<{ label: string; value: string }>;
   attributes: Array<{ name: string; value: string }>;
 }
+
+/** XML (DESIGN §3): `<assetSummary>`, `<displayAttributes><displayAttribute>`, `<attributes><attribute>`. */
+export const ASSET_SUMMARY_XML = xmlMapping('assetSummary', {
+  displayAttributes: 'displayAttribute',
+  attributes: 'attribute',
+});
 
 /** What every summary of one response shares. */
 export interface SummaryContext {

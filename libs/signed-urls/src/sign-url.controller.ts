@@ -1,9 +1,13 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
+import { xmlMapping, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { SignUrlRequest } from './dto/sign-url.request';
 import { SignUrlService } from './sign-url.service';
+
+/** XML (DESIGN §3): `<signedUrl><url>…</url></signedUrl>`. */
+export const SIGNED_URL_XML = xmlMapping('signedUrl');
 
 @ApiTags('signed URLs')
 @ApiBearerAuth()
@@ -14,6 +18,7 @@ export class SignUrlController {
   /** 303 to the signed URL (also given in the body, for clients that do not follow redirects). */
   @Post()
   @HttpCode(303)
+  @XmlRoot(SIGNED_URL_XML)
   sign(
     @Actor() actor: ActorUser,
     @Body() body: SignUrlRequest,

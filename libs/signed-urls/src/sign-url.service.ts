@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, SIGNER_PARAMETER } from '@dam/access';
-import { InvalidInput, UrlService, UrlSigner } from '@dam/platform';
+import { AppConfig, InvalidInput, NEVER_EXPIRES, UrlService, UrlSigner } from '@dam/platform';
+import { MAX_EXPIRY_SECONDS } from './dto/sign-url.request';
 
 const SIGNATURE_PARAMETERS = ['timestamp', 'key', SIGNER_PARAMETER];
 
@@ -21,29 +22,35 @@ export class SignUrlService {
   constructor(
     private readonly urls: UrlService,
     private readonly signer: UrlSigner,
+    private readonly config: AppConfig,
   ) {}
 
+  /**
+   * `expirySeconds` 0 (Asset Bank: never expires) signs with timestamp 0 when DAM_SIGNED_URL_ALLOW_NEVER
+   * is on (revoked only by rotating the signing secret); otherwise it means the longest lifetime.
+   */
   sign(actor: ActorUser, url: string, expirySeconds: number, now = Date.now()): string {
     const target = this.ownRestUrlOrThrow(url);
     for (const name of SIGNATURE_PARAMETERS) target.searchParams.delete(name);
     target.searchParams.set(SIGNER_PARAMETER, String(actor.id));
-    return this.signer.sign(target.toString(), Math.floor(now / 1000) + expirySeconds);
+    return this.signer.sign(target.toString(), this.expiryOf(expirySeconds, now));
   }
 
-  /** The URL when it is an http(s) URL below this service's REST root (same origin), else a 400. */
+  private expiryOf(expirySeconds: number, now: number): number {
+    if (expirySeconds === 0 && this.config.signedUrlAllowNever) return NEVER_EXPIRES;
+    return Math.floor(now / 1000) + (expirySeconds === 0 ? MAX_EXPIRY_SECONDS : expirySeconds);
+  }
+
+  /**
+   * The URL when it is absolute and below this service's REST root, else a 400 (another origin or path
+   * prefix: UrlService's, naming the field).
+   */
   private ownRestUrlOrThrow(url: string): URL {
     const root = new URL(this.urls.rest());
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(url);
-    } catch {
-      parsed = undefined;
-    }
+    if (!URL.canParse(url)) throw new NotOwnRestUrl(url, root.toString());
+    const parsed = this.urls.resolveOwnOrThrow(url, 'url');
     const below =
       parsed !== undefined &&
-      parsed.origin === root.origin &&
-      parsed.username === '' &&
-      parsed.password === '' &&
       (parsed.pathname === root.pathname || parsed.pathname.startsWith(`${root.pathname}/`));
     if (parsed === undefined || !below) {
       throw new NotOwnRestUrl(url, root.toString());

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 
 export interface TempChunkedFileRepresentation {
   url: string;
   id: string;
 }
+
+/** XML (DESIGN §3): `<tempChunkedFile>`; a stored chunk's answer is `<chunk>`. */
+export const TEMP_CHUNKED_FILE_XML = xmlMapping('tempChunkedFile');
+export const CHUNK_XML = xmlMapping('chunk');
 
 @Injectable()
 export class TempChunkedFileMapper {

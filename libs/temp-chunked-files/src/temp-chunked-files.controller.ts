@@ -1,10 +1,16 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { XmlRoot } from '@dam/platform';
 import { Actor, ActorUser } from '@dam/access';
 import type { Request, Response } from 'express';
 import { declaredLength, rawBodyOrThrow, sendStream } from './http/raw-body';
 import { ChunkIndex, TempFileIdPipe } from './http/temp-chunked-file.pipes';
-import { TempChunkedFileMapper, TempChunkedFileRepresentation } from './temp-chunked-file.mapper';
+import {
+  CHUNK_XML,
+  TEMP_CHUNKED_FILE_XML,
+  TempChunkedFileMapper,
+  TempChunkedFileRepresentation,
+} from './temp-chunked-file.mapper';
 import { StoredChunk, TempChunkedFilesService } from './temp-chunked-files.service';
 
 @ApiTags('temp chunked files')
@@ -17,6 +23,7 @@ export class TempChunkedFilesController {
   ) {}
 
   @Post()
+  @XmlRoot(TEMP_CHUNKED_FILE_XML)
   async create(
     @Actor() actor: ActorUser,
     @Res({ passthrough: true }) response: Response,
@@ -28,6 +35,7 @@ export class TempChunkedFilesController {
 
   @Put(':id/:index')
   @HttpCode(200)
+  @XmlRoot(CHUNK_XML)
   putChunk(
     @Actor() actor: ActorUser,
     @Param('id', TempFileIdPipe) id: string,

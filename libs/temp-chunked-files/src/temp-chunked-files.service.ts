@@ -127,8 +127,8 @@ export class TempChunkedFilesService {
   }
 
   /** The id in a temp chunked file URL; 400 when the URL names something else. */
-  parseUrlOrThrow(url: unknown): string {
-    const id = this.urls.matchRest(url, 'temp-chunked-files/:id')?.id;
+  parseUrlOrThrow(url: unknown, field: string): string {
+    const id = this.urls.matchRest(url, 'temp-chunked-files/:id', field)?.id;
     if (id === undefined || !isTempFileId(id)) {
       throw new NotATempFileUrl(url);
     }

@@ -2,7 +2,7 @@ import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/commo
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { Response } from 'express';
-import { Public } from '@dam/platform';
+import { JsonOnly, Public } from '@dam/platform';
 import { StorageHealthIndicator } from '@dam/platform';
 
 /**
@@ -12,6 +12,7 @@ import { StorageHealthIndicator } from '@dam/platform';
  */
 @ApiTags('health')
 @Public()
+@JsonOnly()
 @Controller('health')
 export class HealthController {
   constructor(

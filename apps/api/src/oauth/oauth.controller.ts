@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { OAuthParameters, OAuthService, TokenResponse } from '@dam/access';
-import { Public } from '@dam/platform';
+import { JsonOnly, Public } from '@dam/platform';
 import type { Response } from 'express';
 import { OAuthErrorFilter } from './oauth-error.filter';
 
@@ -9,6 +9,7 @@ import { OAuthErrorFilter } from './oauth-error.filter';
 @ApiTags('oauth')
 @Public()
 @UseFilters(OAuthErrorFilter)
+@JsonOnly()
 @Controller('oauth')
 export class OAuthController {
   constructor(private readonly oauth: OAuthService) {}

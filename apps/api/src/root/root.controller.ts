@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { RootLinks, UrlService } from '@dam/platform';
+import { RootLinks, UrlService, XmlRoot } from '@dam/platform';
 
 export interface RootResource {
   api_name: string;
@@ -18,6 +18,7 @@ export class RootController {
   ) {}
 
   @Get()
+  @XmlRoot('root')
   root(): RootResource {
     const api: Record<string, string> = {};
     for (const [key, path] of this.links.entries()) api[key] = this.urls.rest(...path);

@@ -48,7 +48,10 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     const principal = await this.authenticate(request);
     request.principal = principal;
-    request.actor = await this.actors.resolve(principal.user, request.query.userId);
+    const requested = request.query.userId;
+    // Without ?userId= the actor is the caller (what resolve answers), without another await.
+    request.actor =
+      requested === undefined ? principal.user : await this.actors.resolve(principal.user, requested);
     return true;
   }
 

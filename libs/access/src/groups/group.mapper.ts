@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { Permission, PERMISSIONS } from '../permissions/permission';
 import { GroupView } from './groups.repository';
 
@@ -10,6 +10,12 @@ export interface GroupRepresentation {
   name: string;
   accessLevelPermissions: Array<{ accessLevelUrl: string; permissions: Permission[] }>;
 }
+
+/** XML (DESIGN §3): `<group>`, `<accessLevelPermissions><accessLevelPermission>`, `<permissions><permission>`. */
+export const GROUP_XML = xmlMapping('group', {
+  accessLevelPermissions: 'accessLevelPermission',
+  permissions: 'permission',
+});
 
 @Injectable()
 export class GroupMapper {

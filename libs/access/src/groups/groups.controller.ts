@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IdPipe, Paging, UrlService, urlList } from '@dam/platform';
+import { IdPipe, Paging, urlList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { GroupWriteDto } from './dto/group-write.dto';
-import { GroupMapper, GroupRepresentation } from './group.mapper';
+import { GROUP_XML, GroupMapper, GroupRepresentation } from './group.mapper';
 import { GroupsService } from './groups.service';
 
 @ApiTags('groups')
@@ -19,6 +19,7 @@ export class GroupsController {
   ) {}
 
   @Get()
+  @XmlUrls()
   list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
@@ -29,6 +30,7 @@ export class GroupsController {
   }
 
   @Post()
+  @XmlRoot(GROUP_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() body: GroupWriteDto,
@@ -40,6 +42,7 @@ export class GroupsController {
   }
 
   @Get(':id')
+  @XmlRoot(GROUP_XML)
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('group')) id: number,
@@ -48,6 +51,7 @@ export class GroupsController {
   }
 
   @Put(':id')
+  @XmlRoot(GROUP_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('group')) id: number,

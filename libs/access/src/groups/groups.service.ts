@@ -71,7 +71,12 @@ export class GroupsService {
     const wanted = new Map<number, Set<string>>();
     const urlOf = new Map<number, string>();
     for (const entry of entries) {
-      const levelId = this.urls.parseIdOrThrow(entry.accessLevelUrl, 'access-levels', 'an access level');
+      const levelId = this.urls.parseIdOrThrow(
+        entry.accessLevelUrl,
+        'access-levels',
+        'an access level',
+        'accessLevelUrl',
+      );
       urlOf.set(levelId, entry.accessLevelUrl);
       const names = wanted.get(levelId) ?? new Set<string>();
       for (const name of entry.permissions) {

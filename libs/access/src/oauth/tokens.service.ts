@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { AppConfig, CacheGenerations, GenerationLru } from '@dam/platform';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
 import { ActorUser } from '../auth/actor';
 import { toActor } from '../auth/actor';
@@ -26,7 +27,11 @@ interface TokenHolder {
   expiresAt: number;
 }
 
+/** crypto.hash (Node 20.12+): the one-shot digest, without a Hash object per call (once per request). */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function hashToken(token: string): string {
+  if (oneShotHash !== undefined) return oneShotHash('sha256', token, 'hex');
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 

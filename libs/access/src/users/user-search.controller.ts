@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { InvalidInput, parseBoolean } from '@dam/platform';
+import { InvalidInput, parseBoolean, XmlList, XmlRoot } from '@dam/platform';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
-import { UserMapper, UserRepresentation } from './user.mapper';
+import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';
 import { UsersService } from './users.service';
 
 const TEXT_FIELDS = ['username', 'emailAddress', 'forename', 'surname'] as const;
@@ -18,6 +18,7 @@ export class UserSearchController {
   ) {}
 
   @Get('authenticated-user')
+  @XmlRoot(USER_XML)
   async authenticatedUser(@Actor() actor: ActorUser): Promise<UserRepresentation> {
     return this.mapper.toRepresentation(await this.users.getOrThrow(actor.id));
   }
@@ -28,6 +29,7 @@ export class UserSearchController {
   @ApiQuery({ name: 'forename', required: false })
   @ApiQuery({ name: 'surname', required: false })
   @ApiQuery({ name: 'exactTextMatch', required: false, type: Boolean })
+  @XmlList('users', USER_XML)
   async search(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { User } from './user';
 
 /** Spec 2.6. Secrets (the password hash) never leave. */
@@ -14,6 +14,9 @@ export interface UserRepresentation {
   isAdmin: boolean;
   lightboxUrl: string;
 }
+
+/** XML (DESIGN §3): `<user>`, `<groupIds><groupId>`. */
+export const USER_XML = xmlMapping('user', { groupIds: 'groupId' });
 
 @Injectable()
 export class UserMapper {

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IdPipe, readPaging, UrlService, writePagingHeaders } from '@dam/platform';
+import { IdPipe, readPaging, UrlService, writePagingHeaders, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { UpdateUserDto } from './dto/update-user.dto';
-import { UserMapper, UserRepresentation } from './user.mapper';
+import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -19,6 +19,7 @@ export class UsersController {
   ) {}
 
   @Get()
+  @XmlUrls()
   async list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
@@ -31,6 +32,7 @@ export class UsersController {
   }
 
   @Post()
+  @XmlRoot(USER_XML)
   async create(
     @Actor() actor: ActorUser,
     @Query('username') username: unknown,
@@ -49,6 +51,7 @@ export class UsersController {
   }
 
   @Get(':id')
+  @XmlRoot(USER_XML)
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('user')) id: number,
@@ -57,6 +60,7 @@ export class UsersController {
   }
 
   @Put(':id')
+  @XmlRoot(USER_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('user')) id: number,

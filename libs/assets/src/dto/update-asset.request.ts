@@ -1,6 +1,7 @@
-import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
+import { InvalidInput, parseBoolean, parsePositiveId, readXmlRepresentation } from '@dam/platform';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { ASSET_XML } from '../asset.mapper';
 import { isRecord } from './request-fields';
 
 /**
@@ -35,11 +36,15 @@ export interface UpdateAssetRequest {
 }
 
 /**
- * The JSON shape of an update body (for XmlBodyInterceptor): updates are JSON only, so an XML document
- * (a string), no body or a JSON array is refused.
+ * The JSON shape of an update body (for XmlBodyInterceptor): a JSON object, or an `asset` XML document
+ * (a string from the platform's body parser), such as `GET /rest/assets/{id}` answers as XML, read back
+ * with the asset's XML mapping (`ASSET_XML`; DOCTYPE and ENTITY declarations are refused). No body or a
+ * JSON array is refused.
  */
-export function updateAssetJsonShape(body: unknown): Record<string, unknown> {
-  if (!isRecord(body)) throw new InvalidInput('the asset must be sent as a JSON object');
+export async function updateAssetJsonShape(body: unknown): Promise<Record<string, unknown>> {
+  if (typeof body === 'string') return readXmlRepresentation(body, ASSET_XML);
+  if (!isRecord(body))
+    throw new InvalidInput('the asset must be sent as a JSON object or an asset XML document');
   return body;
 }
 

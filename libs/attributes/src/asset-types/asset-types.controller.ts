@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, xmlMapping, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { AssetType } from './asset-type';
 import { pageOf } from '../paged-list';
@@ -12,6 +12,9 @@ export interface AssetTypeRepresentation {
   name: string;
 }
 
+/** XML (DESIGN §3): `<assetType>`. */
+export const ASSET_TYPE_XML = xmlMapping('assetType');
+
 @ApiTags('asset types')
 @ApiBearerAuth()
 @Controller('rest/asset-types')
@@ -21,16 +24,16 @@ export class AssetTypesController {
     private readonly urls: UrlService,
   ) {}
 
+  /** The URLs of every asset type, like the other base collections (Asset Bank). */
   @Get()
-  async list(
-    @Query() query: PagingQuery,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<AssetTypeRepresentation[]> {
-    const types = (await this.assetTypes.list()).map((assetType) => this.toRepresentation(assetType));
-    return pageOf(types, query, response, this.urls.rest('asset-types'));
+  @XmlUrls()
+  async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
+    const urls = (await this.assetTypes.list()).map(({ id }) => this.urls.rest('asset-types', id));
+    return pageOf(urls, query, response, this.urls.rest('asset-types'));
   }
 
   @Get(':id')
+  @XmlRoot(ASSET_TYPE_XML)
   async get(@Param('id', new IdPipe('asset type')) id: number): Promise<AssetTypeRepresentation> {
     return this.toRepresentation(await this.assetTypes.get(id));
   }

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
-import { AttributeDefinition } from '../attribute-types';
+import { UrlService, xmlMapping } from '@dam/platform';
+import { AttributeDefinition, AttributeType } from '../attribute-types';
 
 export interface AttributeRepresentation extends AttributeDefinition {
   url: string;
-  listValuesUrl: string;
-  keywordsUrl: string;
+  /** Only on list attributes (typeId 6); null on the others. */
+  listValuesUrl: string | null;
+  /** Only on keywords attributes (typeId 7); null on the others. */
+  keywordsUrl: string | null;
 }
+
+/** XML (DESIGN §3): `<attribute>`. */
+export const ATTRIBUTE_XML = xmlMapping('attribute');
 
 @Injectable()
 export class AttributeMapper {
@@ -26,8 +31,14 @@ export class AttributeMapper {
       isReadOnly: attribute.isReadOnly,
       isKeywordSearchable: attribute.isKeywordSearchable,
       displayOrder: attribute.displayOrder,
-      listValuesUrl: this.urls.rest('attributes', attribute.id, 'list-attribute-values'),
-      keywordsUrl: this.urls.rest('attributes', attribute.id, 'keywords'),
+      listValuesUrl:
+        attribute.typeId === AttributeType.List
+          ? this.urls.rest('attributes', attribute.id, 'list-attribute-values')
+          : null,
+      keywordsUrl:
+        attribute.typeId === AttributeType.Keywords
+          ? this.urls.rest('attributes', attribute.id, 'keywords')
+          : null,
     };
   }
 }

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
-import { AttributeMapper, AttributeRepresentation } from './attribute.mapper';
+import { ATTRIBUTE_XML, AttributeMapper, AttributeRepresentation } from './attribute.mapper';
 import { AttributesService } from './attributes.service';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
 
@@ -19,12 +19,14 @@ export class AttributesController {
   ) {}
 
   @Get()
+  @XmlUrls()
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.attributes.list()).map((attribute) => this.mapper.url(attribute.id));
     return pageOf(urls, query, response, this.urls.rest('attributes'));
   }
 
   @Post()
+  @XmlRoot(ATTRIBUTE_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() request: CreateAttributeDto,
@@ -36,11 +38,13 @@ export class AttributesController {
   }
 
   @Get(':id')
+  @XmlRoot(ATTRIBUTE_XML)
   async get(@Param('id', new IdPipe('attribute')) id: number): Promise<AttributeRepresentation> {
     return this.mapper.toRepresentation(await this.attributes.get(id));
   }
 
   @Put(':id')
+  @XmlRoot(ATTRIBUTE_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('attribute')) id: number,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { DisplayGroupView } from './display-groups.service';
 
 export interface DisplayGroupRepresentation {
@@ -9,6 +9,9 @@ export interface DisplayGroupRepresentation {
   displayOrder: number;
   attributes: Array<{ id: number; url: string; label: string }>;
 }
+
+/** XML (DESIGN §3): `<displayAttributeGroup>`, its `<attributes><attribute>`. */
+export const DISPLAY_GROUP_XML = xmlMapping('displayAttributeGroup', { attributes: 'attribute' });
 
 @Injectable()
 export class DisplayGroupMapper {

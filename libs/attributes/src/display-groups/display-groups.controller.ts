@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
-import { DisplayGroupMapper, DisplayGroupRepresentation } from './display-group.mapper';
+import { DISPLAY_GROUP_XML, DisplayGroupMapper, DisplayGroupRepresentation } from './display-group.mapper';
 import { DisplayGroupsService } from './display-groups.service';
 import { DisplayGroupDto } from './dto/display-group.dto';
 
@@ -19,16 +19,16 @@ export class DisplayGroupsController {
     private readonly urls: UrlService,
   ) {}
 
+  /** The URLs of every group, like the other base collections (Asset Bank). */
   @Get()
-  async list(
-    @Query() query: PagingQuery,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<DisplayGroupRepresentation[]> {
-    const groups = (await this.groups.list()).map((group) => this.mapper.toRepresentation(group));
-    return pageOf(groups, query, response, this.urls.rest('display-attribute-groups'));
+  @XmlUrls()
+  async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
+    const urls = (await this.groups.list()).map((group) => this.mapper.url(group.group.id));
+    return pageOf(urls, query, response, this.urls.rest('display-attribute-groups'));
   }
 
   @Post()
+  @XmlRoot(DISPLAY_GROUP_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() request: DisplayGroupDto,
@@ -40,6 +40,7 @@ export class DisplayGroupsController {
   }
 
   @Get(':id')
+  @XmlRoot(DISPLAY_GROUP_XML)
   async get(
     @Param('id', new IdPipe('display attribute group')) id: number,
   ): Promise<DisplayGroupRepresentation> {
@@ -47,6 +48,7 @@ export class DisplayGroupsController {
   }
 
   @Put(':id')
+  @XmlRoot(DISPLAY_GROUP_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('display attribute group')) id: number,

@@ -101,9 +101,9 @@ export class DisplayGroupsService {
     if (typeof item === 'object' && item !== null) {
       const { id, url } = item as { id?: unknown; url?: unknown };
       if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return id;
-      return this.urls.parseIdOrThrow(url, 'attributes', 'an attribute');
+      return this.urls.parseIdOrThrow(url, 'attributes', 'an attribute', 'attributes');
     }
-    return this.urls.parseIdOrThrow(item, 'attributes', 'an attribute');
+    return this.urls.parseIdOrThrow(item, 'attributes', 'an attribute', 'attributes');
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { EmbeddedDataMappingView } from './embedded-data-mappings.service';
 
 export interface EmbeddedDataMappingRepresentation {
@@ -12,6 +12,9 @@ export interface EmbeddedDataMappingRepresentation {
   attributeUrl: string;
   attributeLabel: string;
 }
+
+/** XML (DESIGN §3): `<embeddedDataMapping>`. */
+export const EMBEDDED_DATA_MAPPING_XML = xmlMapping('embeddedDataMapping');
 
 @Injectable()
 export class EmbeddedDataMappingMapper {

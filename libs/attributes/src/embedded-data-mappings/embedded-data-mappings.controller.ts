@@ -1,11 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
 import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
-import { EmbeddedDataMappingMapper, EmbeddedDataMappingRepresentation } from './embedded-data-mapping.mapper';
+import {
+  EMBEDDED_DATA_MAPPING_XML,
+  EmbeddedDataMappingMapper,
+  EmbeddedDataMappingRepresentation,
+} from './embedded-data-mapping.mapper';
 import { EmbeddedDataMappingsService } from './embedded-data-mappings.service';
 
 @ApiTags('embedded data mappings')
@@ -18,16 +22,16 @@ export class EmbeddedDataMappingsController {
     private readonly urls: UrlService,
   ) {}
 
+  /** The URLs of every mapping, like the other base collections (Asset Bank). */
   @Get()
-  async list(
-    @Query() query: PagingQuery,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<EmbeddedDataMappingRepresentation[]> {
-    const mappings = (await this.mappings.list()).map((mapping) => this.mapper.toRepresentation(mapping));
-    return pageOf(mappings, query, response, this.urls.rest('embedded-data-mappings'));
+  @XmlUrls()
+  async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
+    const urls = (await this.mappings.list()).map((mapping) => this.mapper.url(mapping.mapping.id));
+    return pageOf(urls, query, response, this.urls.rest('embedded-data-mappings'));
   }
 
   @Post()
+  @XmlRoot(EMBEDDED_DATA_MAPPING_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() request: EmbeddedDataMappingDto,
@@ -39,6 +43,7 @@ export class EmbeddedDataMappingsController {
   }
 
   @Get(':id')
+  @XmlRoot(EMBEDDED_DATA_MAPPING_XML)
   async get(
     @Param('id', new IdPipe('embedded data mapping')) id: number,
   ): Promise<EmbeddedDataMappingRepresentation> {
@@ -46,6 +51,7 @@ export class EmbeddedDataMappingsController {
   }
 
   @Put(':id')
+  @XmlRoot(EMBEDDED_DATA_MAPPING_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('embedded data mapping')) id: number,

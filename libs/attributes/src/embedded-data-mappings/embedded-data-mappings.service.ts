@@ -96,7 +96,7 @@ export class EmbeddedDataMappingsService {
   private async attributeIdOf(url: unknown): Promise<number> {
     if (url === undefined || url === null)
       throw new InvalidInput('you must supply the attributeUrl the tag maps to');
-    const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute');
+    const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute', 'attributeUrl');
     if ((await this.catalog.byId(attributeId, this.languages.defaultLanguage)) === undefined) {
       throw new InvalidInput(`attribute ${attributeId} does not exist`);
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { KeywordNode } from './keyword-tree';
 
 export interface KeywordRepresentation {
@@ -11,6 +11,9 @@ export interface KeywordRepresentation {
   children: KeywordRepresentation[];
   synonyms: string[];
 }
+
+/** XML (DESIGN §3): `<keyword>`, its `<children><keyword>` and `<synonyms><synonym>`. */
+export const KEYWORD_XML = xmlMapping('keyword', { children: 'keyword', synonyms: 'synonym' });
 
 @Injectable()
 export class KeywordMapper {

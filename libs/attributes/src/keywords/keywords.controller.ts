@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
+import { pageOf } from '../paged-list';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
-import { KeywordMapper, KeywordRepresentation } from './keyword.mapper';
+import { KEYWORD_XML, KeywordMapper, KeywordRepresentation } from './keyword.mapper';
 import { KeywordsService } from './keywords.service';
 
 @ApiTags('keywords')
@@ -14,10 +15,12 @@ export class KeywordsController {
   constructor(
     private readonly keywords: KeywordsService,
     private readonly mapper: KeywordMapper,
+    private readonly urls: UrlService,
   ) {}
 
   /** The keyword tree of one keywords-type attribute. */
   @Get('attributes/:attributeId/keywords')
+  @XmlList('keywords', KEYWORD_XML)
   async treeOfAttribute(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
   ): Promise<KeywordRepresentation[]> {
@@ -26,12 +29,19 @@ export class KeywordsController {
     );
   }
 
+  /** The URLs of every keyword (of one attribute with `attributeId`), like the other base collections. */
   @Get('keywords')
-  async list(@Query('attributeId') attributeId: unknown): Promise<KeywordRepresentation[]> {
-    return (await this.keywords.list(attributeId)).map((node) => this.mapper.toRepresentation(node));
+  @XmlUrls()
+  async list(
+    @Query() query: PagingQuery & { attributeId?: unknown },
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string[]> {
+    const urls = (await this.keywords.listIds(query.attributeId)).map((id) => this.mapper.url(id));
+    return pageOf(urls, query, response, this.urls.rest('keywords'));
   }
 
   @Post('keywords')
+  @XmlRoot(KEYWORD_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() request: KeywordDto,
@@ -43,11 +53,13 @@ export class KeywordsController {
   }
 
   @Get('keywords/:id')
+  @XmlRoot(KEYWORD_XML)
   async get(@Param('id', new IdPipe('keyword')) id: number): Promise<KeywordRepresentation> {
     return this.mapper.toRepresentation(await this.keywords.get(id));
   }
 
   @Put('keywords/:id')
+  @XmlRoot(KEYWORD_XML)
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('keyword')) id: number,

@@ -30,11 +30,21 @@ export class KeywordsService {
     return buildKeywordForest(await this.keywords.findWithSynonyms(attributeId)).roots;
   }
 
-  /** The forest of every keyword, or with `attributeId` of one attribute. */
-  async list(rawAttributeId: unknown): Promise<KeywordNode[]> {
-    return buildKeywordForest(
+  /**
+   * The ids of every keyword, or with `attributeId` of one attribute: each tree depth first, a parent
+   * before its children, siblings by name.
+   */
+  async listIds(rawAttributeId: unknown): Promise<number[]> {
+    const { roots } = buildKeywordForest(
       await this.keywords.findWithSynonyms(parseOptionalId(rawAttributeId, 'attributeId')),
-    ).roots;
+    );
+    const ids: number[] = [];
+    const visit = (node: KeywordNode): void => {
+      ids.push(node.keyword.id);
+      node.children.forEach(visit);
+    };
+    roots.forEach(visit);
+    return ids;
   }
 
   async get(id: number): Promise<KeywordNode> {
@@ -68,7 +78,12 @@ export class KeywordsService {
     requireAdmin(actor, `manage ${WHAT}`);
     const keyword = await this.getEntityOrThrow(id);
     if (changes.attributeUrl !== undefined && changes.attributeUrl !== null) {
-      const attributeId = this.urls.parseIdOrThrow(changes.attributeUrl, 'attributes', 'an attribute');
+      const attributeId = this.urls.parseIdOrThrow(
+        changes.attributeUrl,
+        'attributes',
+        'an attribute',
+        'attributeUrl',
+      );
       if (attributeId !== keyword.attributeId)
         throw new InvalidInput('a keyword cannot move to another attribute');
     }
@@ -110,7 +125,7 @@ export class KeywordsService {
   }
 
   private async attributeOfUrl(url: unknown): Promise<AttributeEntity> {
-    const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute');
+    const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute', 'attributeUrl');
     const attribute = await this.attributes.findById(attributeId);
     if (attribute === null) throw new InvalidInput(`attribute ${attributeId} does not exist`);
     requireKeywordsType(attribute);
@@ -120,7 +135,7 @@ export class KeywordsService {
   /** null for top level; a parent must be a keyword of the same attribute. */
   private async parentIdOf(url: unknown, attributeId: number): Promise<number | null> {
     if (url === null || url === '') return null;
-    const parentId = this.urls.parseIdOrThrow(url, 'keywords', 'a keyword');
+    const parentId = this.urls.parseIdOrThrow(url, 'keywords', 'a keyword', 'parent');
     const parent = await this.keywords.findById(parentId);
     if (parent === null) throw new InvalidInput(`keyword ${parentId} does not exist`);
     if (parent.attributeId !== attributeId)

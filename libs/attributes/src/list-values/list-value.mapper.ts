@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/platform';
 import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
 
 /** Spec 2.10. */
@@ -8,6 +8,9 @@ export interface ListValueRepresentation {
   value: string;
   additionalValue: string | null;
 }
+
+/** XML (DESIGN §3): `<listAttributeValue>` (also the items of `<listAttributeValues>`). */
+export const LIST_VALUE_XML = xmlMapping('listAttributeValue');
 
 @Injectable()
 export class ListValueMapper {

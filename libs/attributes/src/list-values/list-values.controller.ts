@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
-import { ListValueMapper, ListValueRepresentation } from './list-value.mapper';
+import { LIST_VALUE_XML, ListValueMapper, ListValueRepresentation } from './list-value.mapper';
 import { ListValuesService } from './list-values.service';
 
 /** Spec 4.7: the values of one list attribute. */
@@ -19,6 +19,7 @@ export class AttributeListValuesController {
   ) {}
 
   @Get()
+  @XmlList('listAttributeValues', LIST_VALUE_XML)
   async list(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
   ): Promise<ListValueRepresentation[]> {
@@ -28,6 +29,7 @@ export class AttributeListValuesController {
   }
 
   @Post()
+  @XmlRoot(LIST_VALUE_XML)
   async create(
     @Actor() actor: ActorUser,
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
@@ -52,6 +54,7 @@ export class ListAttributeValuesController {
   ) {}
 
   @Get()
+  @XmlList('listAttributeValues', LIST_VALUE_XML)
   async list(
     @Query() query: PagingQuery & { attributeId?: unknown },
     @Res({ passthrough: true }) response: Response,
@@ -63,6 +66,7 @@ export class ListAttributeValuesController {
   }
 
   @Post()
+  @XmlRoot(LIST_VALUE_XML)
   async create(
     @Actor() actor: ActorUser,
     @Body() request: CreateListValueForAnyAttributeDto,
@@ -74,6 +78,7 @@ export class ListAttributeValuesController {
   }
 
   @Get(':id')
+  @XmlRoot(LIST_VALUE_XML)
   async get(@Param('id', new IdPipe('list attribute value')) id: number): Promise<ListValueRepresentation> {
     return this.mapper.toRepresentation(await this.values.get(id));
   }

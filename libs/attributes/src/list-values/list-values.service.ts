@@ -93,7 +93,7 @@ export class ListValuesService {
 
   private attributeIdOf(request: CreateListValueForAnyAttributeDto): number {
     if (request.attributeUrl !== undefined && request.attributeUrl !== null) {
-      return this.urls.parseIdOrThrow(request.attributeUrl, 'attributes', 'an attribute');
+      return this.urls.parseIdOrThrow(request.attributeUrl, 'attributes', 'an attribute', 'attributeUrl');
     }
     const id = parseOptionalId(request.attributeId, 'attributeId');
     if (id === undefined)

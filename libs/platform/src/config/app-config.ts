@@ -40,6 +40,8 @@ export class AppConfig {
   urlSigningSecret: string | undefined;
   trustedNetworks: string[];
   assetTypesEnabled: boolean;
+  // DAM_XML_BY_DEFAULT: a missing Accept, or only the wildcard */*, answers XML as Asset Bank does (else JSON).
+  xmlByDefault: boolean;
   languages: string[];
   tempFileTtlHours: number;
   jobsEnabled: boolean;
@@ -49,6 +51,8 @@ export class AppConfig {
   refreshTokenTtlSeconds: number;
   /** Lifetime of the download URLs the service hands out (content, versions, renditions, images). */
   signedUrlTtlSeconds: number;
+  /** `POST /rest/sign-url` with `expirySeconds: 0` signs a URL that never expires (else: the longest TTL). */
+  signedUrlAllowNever: boolean;
   maxJsonBodyBytes: number;
   maxChunkBytes: number;
   logRequests: boolean;
@@ -94,6 +98,7 @@ export class AppConfig {
     }
     config.trustedNetworks = read.cidrList('DAM_TRUSTED_NETWORKS');
     config.assetTypesEnabled = read.boolean('DAM_ASSET_TYPES_ENABLED', false);
+    config.xmlByDefault = read.boolean('DAM_XML_BY_DEFAULT', false);
     config.languages = read.languages('DAM_LANGUAGES');
     config.tempFileTtlHours = read.number('DAM_TEMP_FILE_TTL_HOURS', 24, 0.001);
     config.jobsEnabled = read.boolean('DAM_JOBS_ENABLED', true);
@@ -102,6 +107,7 @@ export class AppConfig {
     config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
     // At most a week: the longest an S3 presigned URL may live.
     config.signedUrlTtlSeconds = read.integer('DAM_SIGNED_URL_TTL_SECONDS', 3600, 1, 7 * 24 * 3600);
+    config.signedUrlAllowNever = read.boolean('DAM_SIGNED_URL_ALLOW_NEVER', false);
     config.maxJsonBodyBytes = read.integer('DAM_MAX_JSON_BODY_BYTES', 1024 * 1024, 1024);
     config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
     config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);

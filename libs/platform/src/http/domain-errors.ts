@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'state-conflict'
   | 'too-large'
   | 'unsupported-content'
+  | 'not-acceptable'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -63,6 +64,13 @@ export class TooLarge extends DomainError {
 export class UnsupportedContent extends DomainError {
   constructor(message: string) {
     super('unsupported-content', message);
+  }
+}
+
+/** 406: the `Accept` header allows none of the representations the resource has. */
+export class NotAcceptable extends DomainError {
+  constructor(message: string) {
+    super('not-acceptable', message);
   }
 }
 

@@ -14,6 +14,8 @@ export function statusOf(kind: ErrorKind): number {
       return 409;
     case 'too-large':
       return 413;
+    case 'not-acceptable':
+      return 406;
     case 'unsupported-content':
       return 415;
     case 'unavailable':

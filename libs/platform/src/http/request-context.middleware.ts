@@ -54,9 +54,19 @@ export class RequestContextMiddleware implements NestMiddleware {
   }
 }
 
+/** Hosts already judged (a handful in practice); bounded, since the header is the client's. */
+const judgedHosts = new Map<string, boolean>();
+const JUDGED_HOSTS = 256;
+
 /** A plain host[:port] that also makes a valid URL (the pattern alone lets ports above 65535 through). */
 function isUsableHost(host: string): boolean {
-  return HOST.test(host) && URL.canParse(`http://${host}`);
+  let usable = judgedHosts.get(host);
+  if (usable === undefined) {
+    usable = HOST.test(host) && URL.canParse(`http://${host}`);
+    if (judgedHosts.size >= JUDGED_HOSTS) judgedHosts.clear();
+    judgedHosts.set(host, usable);
+  }
+  return usable;
 }
 
 function firstValue(header: string | undefined): string | undefined {

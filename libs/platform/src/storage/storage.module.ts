@@ -14,7 +14,10 @@ import { UrlSigner } from './url-signer';
  * The S3 adapter, loaded on first use: the minio client is large, and a service on the embedded default
  * never needs it (idle memory, cold start).
  */
-export async function createMinioStorage(settings: MinioSettings, timeoutMs?: number): Promise<ObjectStorage> {
+export async function createMinioStorage(
+  settings: MinioSettings,
+  timeoutMs?: number,
+): Promise<ObjectStorage> {
   const { MinioObjectStorage } = await import('./minio.storage');
   return new MinioObjectStorage(settings, timeoutMs);
 }

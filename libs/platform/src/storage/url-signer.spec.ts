@@ -37,6 +37,20 @@ describe('UrlSigner', () => {
     expect(urls.verify(signed)).toBe('valid');
   });
 
+  it.each([
+    ['on', { DAM_SIGNED_URL_ALLOW_NEVER: 'true' }, 'valid'],
+    ['off (the default)', {}, 'expired'],
+  ])(
+    'accepts timestamp 0 (never expires) only with DAM_SIGNED_URL_ALLOW_NEVER %s',
+    async (_flag, env: Record<string, string>, expected) => {
+      const urls = await signer(env);
+      const signed = urls.sign(url, 0);
+      expect(new URL(signed).searchParams.get('timestamp')).toBe('0');
+      expect(urls.verify(signed, 'GET', Date.UTC(2100, 0, 1))).toBe(expected);
+      expect(urls.verify(withParam(signed, 'timestamp', '1'))).toBe('invalid');
+    },
+  );
+
   it('ignores the origin, so URLs keep working behind proxies, and accepts a path with query', async () => {
     const urls = await signer();
     const signed = new URL(urls.sign(url, IN_AN_HOUR));

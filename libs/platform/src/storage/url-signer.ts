@@ -11,6 +11,8 @@ const SECRET_SETTING = 'url_signing_secret';
 /** Any base URL: only path and query are signed, so the host a client or proxy sees never matters. */
 const ANY_ORIGIN = 'http://signed.invalid';
 const TIMESTAMP = /^\d{1,12}$/;
+/** The `timestamp` of a URL that never expires (DAM_SIGNED_URL_ALLOW_NEVER). */
+export const NEVER_EXPIRES = 0;
 
 /**
  * Signs URLs so they work without a token until they expire: appends `timestamp` (expiry, epoch seconds)
@@ -62,7 +64,10 @@ export class UrlSigner implements OnModuleInit {
     if (expected.length === 0 || actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
       return 'invalid';
     }
-    return Number(timestamps[0]) * 1000 <= nowMs ? 'expired' : 'valid';
+    const expiresAt = Number(timestamps[0]);
+    // Timestamp 0 never expires, but only while DAM_SIGNED_URL_ALLOW_NEVER is on (else it is long past).
+    if (expiresAt === NEVER_EXPIRES) return this.config.signedUrlAllowNever ? 'valid' : 'expired';
+    return expiresAt * 1000 <= nowMs ? 'expired' : 'valid';
   }
 
   private macOrUndefined(method: string, url: URL): string | undefined {

@@ -11,12 +11,17 @@ export class SignUrlRequest {
   @MaxLength(2048, { message: 'url must be at most 2048 characters' })
   url: string;
 
-  @ApiProperty({ minimum: 1, maximum: MAX_EXPIRY_SECONDS })
+  @ApiProperty({
+    minimum: 0,
+    maximum: MAX_EXPIRY_SECONDS,
+    description:
+      '0: never expires when DAM_SIGNED_URL_ALLOW_NEVER=true (timestamp 0), else the longest lifetime',
+  })
   @IsDefined({ message: 'expirySeconds is required' })
-  @IsInt({ message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
-  @Min(1, { message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}` })
+  @IsInt({ message: `expirySeconds must be a whole number from 0 to ${MAX_EXPIRY_SECONDS}` })
+  @Min(0, { message: `expirySeconds must be a whole number from 0 to ${MAX_EXPIRY_SECONDS}` })
   @Max(MAX_EXPIRY_SECONDS, {
-    message: `expirySeconds must be a whole number from 1 to ${MAX_EXPIRY_SECONDS}`,
+    message: `expirySeconds must be a whole number from 0 to ${MAX_EXPIRY_SECONDS}`,
   })
   expirySeconds: number;
 }
