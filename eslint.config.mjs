@@ -18,7 +18,7 @@ import tseslint from 'typescript-eslint';
 const FLOORS = [
   ['platform'],
   ['access'],
-  ['access-levels', 'categories', 'attributes', 'signed-urls', 'temp-chunked-files'],
+  ['access-levels', 'categories', 'attributes', 'signed-urls', 'temp-chunked-files', 'maintenance'],
   ['assets'],
   ['asset-content', 'search', 'checkout', 'lightboxes'],
   ['publishing'],

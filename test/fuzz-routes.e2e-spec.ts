@@ -120,7 +120,13 @@ describe('fuzzing every route', () => {
     const [file]: Array<{ storage_key: string }> = await t.app
       .get(DataSource)
       .query('SELECT storage_key FROM asset_files WHERE asset_id = ?', [asset.id]);
+    // A job that changes nothing in this database, and one finished run of it.
+    const run = await api
+      .post('/rest/admin/jobs/purge-expired-tokens/runs?dryRun=true', t.adminToken, {})
+      .expect(202);
     Object.assign(fixtures, {
+      jobs: 'purge-expired-tokens',
+      runs: String((run.body as { id: number | string }).id),
       users: String(victim.id),
       groups: String(group.id),
       'access-levels': String(level),

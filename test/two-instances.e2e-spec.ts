@@ -14,10 +14,10 @@ const PERIOD_MS = 2_000;
 const MiB = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The runs of the purge job an instance logged ("job temp-file-purge ran on <holder> in N ms"). */
+/** The runs of the purge job an instance logged ("job purge-temp-files ran on <holder> in N ms ..."). */
 function purgeRuns(service: ServiceProcess): Array<{ at: number; holder: string }> {
   return service.output.flatMap(({ at, line }) => {
-    const match = /job temp-file-purge ran on (\S+)/.exec(line);
+    const match = /job purge-temp-files ran on (\S+)/.exec(line);
     return match === null ? [] : [{ at, holder: match[1] }];
   });
 }
@@ -208,9 +208,17 @@ describe('two API instances on one database and one object store', () => {
     );
     expect(purgedBy.sort()).toEqual([0, 1]);
 
-    // The lease row names the holder that ran last; when it dies, the other takes over after the lease ends.
+    // Each scheduled moment was run once (job_runs.slot is unique), and recorded as succeeded.
+    const recorded = await sql<{ slot: string; status: string }>(
+      "SELECT slot, status FROM job_runs WHERE job = 'purge-temp-files' AND trigger_kind = 'schedule'",
+    );
+    expect(recorded.length).toBeGreaterThanOrEqual(all.length);
+    expect(new Set(recorded.map((run) => run.slot)).size).toBe(recorded.length);
+    expect(recorded.every((run) => run.status === 'succeeded')).toBe(true);
+
+    // The newest run names the holder that ran last; when it dies, the other runs the next moments.
     const [lease] = await sql<{ holder: string }>(
-      "SELECT holder FROM job_leases WHERE name = 'temp-file-purge'",
+      "SELECT holder FROM job_runs WHERE job = 'purge-temp-files' ORDER BY id DESC LIMIT 1",
     );
     expect(lease.holder).toBe(all[all.length - 1].holder);
     const [holder, other] = runs[0].some((run) => run.holder === lease.holder) ? [a, b] : [b, a];

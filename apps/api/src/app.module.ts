@@ -9,6 +9,7 @@ import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
 import { CheckoutModule } from '@dam/checkout';
 import { LightboxesModule } from '@dam/lightboxes';
+import { MaintenanceModule } from '@dam/maintenance';
 import { AppConfig, AppValidationPipe, ErrorFilter, PlatformModule, XmlInterceptor } from '@dam/platform';
 import { PublishingModule } from '@dam/publishing';
 import { SearchModule } from '@dam/search';
@@ -42,6 +43,7 @@ export class AppModule {
         PublishingModule,
         TempChunkedFilesModule,
         SignedUrlsModule,
+        MaintenanceModule,
       ],
       controllers: [RootController, HealthController, OAuthController],
       providers: [

@@ -1,6 +1,7 @@
 import { ConsoleLogger, INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigError, DomainError } from '@dam/platform';
+import { AppModule } from '../../api/src/app.module';
 import { CliModule } from './cli.module';
 import { CommandEnvironment, CommandError, UsageError } from './commands/command';
 import { usage } from './commands/help.command';
@@ -44,6 +45,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       print: io.stdout,
       context: async () => {
         app ??= await NestFactory.createApplicationContext(CliModule.forRoot(config), {
+          logger,
+          abortOnError: false,
+        });
+        return app;
+      },
+      jobsContext: async () => {
+        // The CLI runs jobs on demand only: never on a schedule (DAM_JOBS_ENABLED=false here).
+        const jobsConfig = Object.assign(Object.create(AppConfig.prototype) as AppConfig, config, {
+          jobsEnabled: false,
+        });
+        app ??= await NestFactory.createApplicationContext(AppModule.forRoot(jobsConfig), {
           logger,
           abortOnError: false,
         });

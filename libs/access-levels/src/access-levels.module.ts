@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
-import { CacheGenerationsModule, RootLinks } from '@dam/platform';
+import { CacheGenerationsModule, RootLinks, StoredObjectOwners } from '@dam/platform';
 import { AccessLevelPortsModule } from './access-level-ports.module';
 import { AccessLevelSearchController } from './access-level-search.controller';
 import { AccessLevelMapper } from './access-level.mapper';
@@ -32,10 +32,23 @@ import { AccessLevelImagesService } from './images/access-level-images.service';
   exports: [AccessLevelsService, AccessLevelMapper],
 })
 export class AccessLevelsModule implements OnModuleInit {
-  constructor(private readonly rootLinks: RootLinks) {}
+  constructor(
+    private readonly rootLinks: RootLinks,
+    private readonly owners: StoredObjectOwners,
+    private readonly levels: AccessLevelsRepository,
+  ) {}
 
   onModuleInit(): void {
     this.rootLinks.register('accessLevelsUrl', 'access-levels');
     this.rootLinks.register('accessLevelSearchUrl', 'access-level-search');
+    // The orphan sweep asks which `access-level-images/` objects a level still refers to.
+    const levels = this.levels;
+    this.owners.register(
+      'access-level-images/',
+      (keys) => levels.referencedImageKeys(keys),
+      async function* () {
+        yield* await levels.imageKeys();
+      },
+    );
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ACCESS_LEVELS_GENERATION } from '@dam/access';
 import { CacheGenerations, FieldTexts, refuseForeignKeyViolations, TranslationsService } from '@dam/platform';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { TreeLink as LevelLink } from '@dam/platform';
 import { AccessLevelsCache } from './access-levels.cache';
 import { AccessLevelEntity } from './entities/access-level.entity';
@@ -133,6 +133,23 @@ export class AccessLevelsRepository {
       await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
       return { previousKey: typeof current.image_key === 'string' ? current.image_key : null };
     });
+  }
+
+  /** Every image key a level refers to, read from the database (not the cache: another instance may have written). */
+  async imageKeys(): Promise<string[]> {
+    const rows = await this.dataSource
+      .getRepository(AccessLevelEntity)
+      .find({ select: { id: true, imageKey: true }, where: { imageKey: Not(IsNull()) } });
+    return rows.flatMap((row) => (row.imageKey === null ? [] : [row.imageKey]));
+  }
+
+  /** Which of `keys` a level's image refers to (asked by the orphan sweep). */
+  async referencedImageKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.dataSource
+      .getRepository(AccessLevelEntity)
+      .find({ select: { id: true, imageKey: true }, where: { imageKey: In(keys) } });
+    return new Set(rows.flatMap((row) => (row.imageKey === null ? [] : [row.imageKey])));
   }
 
   private async lockTree(manager: EntityManager): Promise<LevelLink[]> {

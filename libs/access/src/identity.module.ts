@@ -7,7 +7,7 @@ import { OAuthClientEntity } from './oauth/entities/oauth-client.entity';
 import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
 import { OAuthClientsService } from './oauth/oauth-clients.service';
 import { OAuthService } from './oauth/oauth.service';
-import { TokenCleanupJob } from './oauth/token-cleanup.job';
+import { PurgeExpiredTokensJob } from './oauth/purge-expired-tokens.job';
 import { TokensService } from './oauth/tokens.service';
 import { GroupEntity } from './users/entities/group.entity';
 import { UserEntity } from './users/entities/user.entity';
@@ -31,7 +31,7 @@ import { UsersService } from './users/users.service';
     ActorService,
     OAuthClientsService,
     TokensService,
-    TokenCleanupJob,
+    PurgeExpiredTokensJob,
     OAuthService,
     ApplicationUserBootstrap,
   ],

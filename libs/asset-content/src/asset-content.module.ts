@@ -1,9 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
+import { StoredObjectOwners } from '@dam/platform';
 import { AssetContentController } from './asset-content.controller';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';
@@ -14,9 +15,15 @@ import { ContentObjects } from './content-objects';
 import { EmbeddedDataReader } from './embedded-data.reader';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
+import { RegenerateRenditionsJob } from './regenerate-renditions.job';
 import { RenditionsService } from './renditions.service';
+import { VerifyIntegrityJob } from './verify-integrity.job';
 
-/** Asset content: uploads, downloads, versions, renditions and conversions (DESIGN §7). */
+/**
+ * Asset content: uploads, downloads, versions, renditions and conversions (DESIGN §7), the
+ * `verify-integrity` and `regenerate-renditions` jobs, and the owner of the `assets/` (asset_files) and
+ * `renditions/` (asset_renditions) storage prefixes for the orphan sweep.
+ */
 @Module({
   imports: [
     AccessModule,
@@ -34,7 +41,27 @@ import { RenditionsService } from './renditions.service';
     ContentObjects,
     EmbeddedDataReader,
     RenditionsService,
+    VerifyIntegrityJob,
+    RegenerateRenditionsJob,
   ],
   exports: [RenditionsService],
 })
-export class AssetContentModule {}
+export class AssetContentModule implements OnModuleInit {
+  constructor(
+    private readonly owners: StoredObjectOwners,
+    private readonly files: AssetFilesRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.owners.register(
+      'assets/',
+      (keys) => this.files.referencedFileKeys(keys),
+      () => this.files.fileKeys(),
+    );
+    this.owners.register(
+      'renditions/',
+      (keys) => this.files.referencedRenditionKeys(keys),
+      () => this.files.renditionKeys(),
+    );
+  }
+}

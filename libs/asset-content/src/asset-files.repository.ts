@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssetContentWrites } from '@dam/assets';
 import { ObjectDeletions } from '@dam/platform';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
 
@@ -156,6 +156,81 @@ export class AssetFilesRepository {
       await renditions.insert(rows);
       return replaced.map((row) => row.storageKey);
     });
+  }
+
+  /** Files (current, pending and earlier versions) with an id above `afterId`, by id: what verify-integrity reads. */
+  async filesAfter(afterId: number, limit: number): Promise<AssetFileEntity[]> {
+    return this.files().find({
+      select: { id: true, assetId: true, storageKey: true, size: true, sha256: true },
+      where: { id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** Current files with an id above `afterId`, by id. */
+  async currentFilesAfter(afterId: number, limit: number): Promise<AssetFileEntity[]> {
+    return this.files().find({
+      where: { id: MoreThan(afterId), isCurrent: true },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** The renditions of `assetIds`. */
+  async renditionsOf(assetIds: number[]): Promise<AssetRenditionEntity[]> {
+    if (assetIds.length === 0) return [];
+    return this.dataSource.getRepository(AssetRenditionEntity).findBy({ assetId: In(assetIds) });
+  }
+
+  /** Which of `keys` a file row refers to (asked by the orphan sweep). */
+  async referencedFileKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.files().find({ select: { storageKey: true }, where: { storageKey: In(keys) } });
+    return new Set(rows.map((row) => row.storageKey));
+  }
+
+  /** Which of `keys` a rendition row refers to (asked by the orphan sweep). */
+  async referencedRenditionKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.dataSource
+      .getRepository(AssetRenditionEntity)
+      .find({ select: { storageKey: true }, where: { storageKey: In(keys) } });
+    return new Set(rows.map((row) => row.storageKey));
+  }
+
+  /** Every key a file row refers to, read by id in pages. */
+  async *fileKeys(pageSize = 500): AsyncGenerator<string> {
+    for (let afterId = 0; ;) {
+      const rows = await this.files().find({
+        select: { id: true, storageKey: true },
+        where: { id: MoreThan(afterId) },
+        order: { id: 'ASC' },
+        take: pageSize,
+      });
+      for (const row of rows) yield row.storageKey;
+      if (rows.length < pageSize) return;
+      afterId = rows[rows.length - 1].id;
+    }
+  }
+
+  /** Every key a rendition row refers to, read by asset in pages. */
+  async *renditionKeys(pageSize = 200): AsyncGenerator<string> {
+    for (let afterAssetId = 0; ;) {
+      const assets: Array<{ assetId: number | string }> = await this.dataSource
+        .getRepository(AssetRenditionEntity)
+        .createQueryBuilder('r')
+        .select('r.asset_id', 'assetId')
+        .where('r.asset_id > :afterAssetId', { afterAssetId })
+        .groupBy('r.asset_id')
+        .orderBy('r.asset_id', 'ASC')
+        .limit(pageSize)
+        .getRawMany();
+      const ids = assets.map((row) => Number(row.assetId));
+      for (const row of await this.renditionsOf(ids)) yield row.storageKey;
+      if (ids.length < pageSize) return;
+      afterAssetId = ids[ids.length - 1];
+    }
   }
 
   private async switchLocked(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AttributesCatalog } from '@dam/attributes';
 import { LanguageService, StateConflict, isForeignKeyViolation } from '@dam/platform';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, MoreThan } from 'typeorm';
 import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
 import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
@@ -153,6 +153,68 @@ export class AssetWritesRepository {
   }
 
   /** A level, category or parent removed since it was validated is a conflict, not a 500. */
+  /** Asset ids above `afterId`, ascending: the batches of the search index rebuild. */
+  async assetIdsAfter(afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.dataSource.getRepository(AssetEntity).find({
+      select: { id: true },
+      where: { id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Rebuilds the search index rows (`asset_search_tokens`, `asset_sort_numbers`) of `assetIds` from their
+   * attribute values, in one transaction that first writes the asset rows (locking them, so an edit of
+   * one of them waits for the rebuild or the rebuild for it). Idempotent.
+   */
+  async rebuildSearchIndex(assetIds: number[]): Promise<void> {
+    if (assetIds.length === 0) return;
+    const attributeIdsOf = async (manager: EntityManager): Promise<Map<number, number[]>> => {
+      const rows: Array<{ assetId: number | string; attributeId: number | string }> = await manager
+        .createQueryBuilder()
+        .select('v.asset_id', 'assetId')
+        .addSelect('v.attribute_id', 'attributeId')
+        .from('asset_attribute_values', 'v')
+        .where('v.asset_id IN (:...assetIds)', { assetIds })
+        .groupBy('v.asset_id')
+        .addGroupBy('v.attribute_id')
+        .getRawMany();
+      const byAsset = new Map<number, number[]>();
+      for (const row of rows) {
+        const assetId = Number(row.assetId);
+        byAsset.set(assetId, [...(byAsset.get(assetId) ?? []), Number(row.attributeId)]);
+      }
+      return byAsset;
+    };
+    // The attribute types come from the attributes area, outside the transaction (as for any edit).
+    const before = await attributeIdsOf(this.dataSource.manager);
+    const typeOf = await attributeTypes(this.catalog, this.languages.defaultLanguage, [
+      ...new Set([...before.values()].flat()),
+    ]);
+    await this.dataSource.transaction(async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .update(AssetEntity)
+        .set({ updatedAt: () => 'updated_at' })
+        .where('id IN (:...assetIds)', { assetIds })
+        .execute();
+      const byAsset = await attributeIdsOf(manager);
+      for (const table of ['asset_search_tokens', 'asset_sort_numbers']) {
+        await manager
+          .createQueryBuilder()
+          .delete()
+          .from(table)
+          .where('asset_id IN (:...assetIds)', { assetIds })
+          .execute();
+      }
+      for (const [assetId, attributeIds] of byAsset) {
+        await reindexAssetAttributes(manager, assetId, attributeIds, typeOf);
+      }
+    });
+  }
+
   private async inTransaction(work: (manager: EntityManager) => Promise<void>): Promise<void> {
     try {
       await this.dataSource.transaction(work);

@@ -27,6 +27,7 @@ import {
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { PendingApprovalsController } from './pending-approvals.controller';
+import { RebuildSearchIndexJob } from './rebuild-search-index.job';
 
 /**
  * Assets: creation, representation, updates, deletion and the approval workflow. The ports it
@@ -61,6 +62,7 @@ import { PendingApprovalsController } from './pending-approvals.controller';
     AssetApprovalsService,
     AssetApprovalSteps,
     AssetContentWrites,
+    RebuildSearchIndexJob,
   ],
   exports: [AssetReader, AssetMapper, AssetApprovalSteps, AssetContentWrites],
 })

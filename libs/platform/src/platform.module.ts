@@ -7,6 +7,7 @@ import { RequestContextMiddleware } from './http/request-context.middleware';
 import { RootLinks } from './http/root-links';
 import { UrlService } from './http/url.service';
 import { I18nModule } from './i18n/i18n.module';
+import { Settings } from './settings/settings';
 import { JobsModule } from './jobs/jobs.module';
 import { StorageModule } from './storage/storage.module';
 
@@ -18,8 +19,8 @@ export class PlatformModule implements NestModule {
     return {
       module: PlatformModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule, StorageModule, I18nModule, JobsModule],
-      providers: [UrlService, RootLinks],
-      exports: [UrlService, RootLinks, StorageModule],
+      providers: [UrlService, RootLinks, Settings],
+      exports: [UrlService, RootLinks, Settings, StorageModule],
     };
   }
 

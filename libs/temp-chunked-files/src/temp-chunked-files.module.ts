@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RootLinks } from '@dam/platform';
+import { RootLinks, StoredObjectOwners } from '@dam/platform';
 import { TempChunkEntity } from './entities/temp-chunk.entity';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 import { TempChunkedFileMapper } from './temp-chunked-file.mapper';
@@ -17,9 +17,19 @@ import { TempFilePurgeJob } from './temp-file-purge.job';
   exports: [TempChunkedFilesService, TempChunkedFileMapper],
 })
 export class TempChunkedFilesModule implements OnModuleInit {
-  constructor(private readonly rootLinks: RootLinks) {}
+  constructor(
+    private readonly rootLinks: RootLinks,
+    private readonly owners: StoredObjectOwners,
+    private readonly chunks: TempChunkedFilesRepository,
+  ) {}
 
   onModuleInit(): void {
     this.rootLinks.register('tempChunkedFilesUrl', 'temp-chunked-files');
+    // The orphan sweep asks which `temp/` objects a chunk row still refers to.
+    this.owners.register(
+      'temp/',
+      (keys) => this.chunks.referencedKeys(keys),
+      () => this.chunks.chunkKeys(),
+    );
   }
 }

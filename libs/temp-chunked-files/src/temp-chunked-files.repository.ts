@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
-import { DataSource, In, LessThan } from 'typeorm';
+import { DataSource, In, LessThan, MoreThan } from 'typeorm';
 import { TempChunkEntity } from './entities/temp-chunk.entity';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 
@@ -103,6 +103,35 @@ export class TempChunkedFilesRepository {
   async deleteIfStale(id: string, cutoff: Date): Promise<boolean> {
     const result = await this.files.delete({ id, touchedAt: LessThan(cutoff) });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Which of `keys` a chunk row refers to (asked by the orphan sweep). */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.chunks.find({ select: { storageKey: true }, where: { storageKey: In(keys) } });
+    return new Set(rows.map((row) => row.storageKey));
+  }
+
+  /** Every key a chunk row refers to, read by file in pages. */
+  async *chunkKeys(pageSize = 200): AsyncGenerator<string> {
+    for (let afterId = ''; ;) {
+      const files = await this.files.find({
+        select: { id: true },
+        where: { id: MoreThan(afterId) },
+        order: { id: 'ASC' },
+        take: pageSize,
+      });
+      const ids = files.map((file) => file.id);
+      if (ids.length > 0) {
+        const chunks = await this.chunks.find({
+          select: { storageKey: true },
+          where: { tempFileId: In(ids) },
+        });
+        for (const chunk of chunks) yield chunk.storageKey;
+      }
+      if (ids.length < pageSize) return;
+      afterId = ids[ids.length - 1];
+    }
   }
 
   /** Which of `ids` name existing files. */

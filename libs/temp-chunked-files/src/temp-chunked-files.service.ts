@@ -37,6 +37,12 @@ const PURGE_BATCH = 200;
  * object it replaced: a crash leaves at worst an orphan object under the file's prefix, removed with
  * the file.
  */
+/** Optional hooks of purgeStale: the maintenance job's checkpoint between batches, and each removed file. */
+export interface PurgeHooks {
+  checkpoint?(): Promise<void>;
+  removed?(id: string): void;
+}
+
 @Injectable()
 export class TempChunkedFilesService {
   private readonly logger = new Logger('TempChunkedFiles');
@@ -140,16 +146,18 @@ export class TempChunkedFilesService {
    * left under `temp/` by files that no longer exist (a crash between the row and the objects). Returns
    * how many files were removed.
    */
-  async purgeStale(now: Date): Promise<number> {
+  async purgeStale(now: Date, hooks: PurgeHooks = {}): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.tempFileTtlHours * 3_600_000);
     let removed = 0;
     for (;;) {
+      await hooks.checkpoint?.();
       const ids = await this.files.findStaleIds(cutoff, PURGE_BATCH);
       for (const id of ids) {
         // Only if still stale: a chunk may have arrived since the query.
         if (!(await this.files.deleteIfStale(id, cutoff))) continue;
         await this.storage.deletePrefix(tempFilePrefix(id));
         removed += 1;
+        hooks.removed?.(id);
       }
       if (ids.length < PURGE_BATCH) break;
     }
@@ -160,6 +168,12 @@ export class TempChunkedFilesService {
       );
     }
     return removed;
+  }
+
+  /** The ids purgeStale would remove at `now` (the oldest `limit`), removing nothing: the job's dry run. */
+  async staleIds(now: Date, limit: number): Promise<string[]> {
+    const cutoff = new Date(now.getTime() - this.config.tempFileTtlHours * 3_600_000);
+    return this.files.findStaleIds(cutoff, limit);
   }
 
   /** Deletes the objects of temp files whose row is gone. Rows are created before any object, so these are garbage. */

@@ -1,42 +1,51 @@
-import { Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { AppConfig, LeaseService } from '@dam/platform';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig, JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
 import { TempChunkedFilesService } from './temp-chunked-files.service';
 
-const JOB = 'temp-file-purge';
+/** The most stale files a dry run lists. */
+const DRY_RUN_LIMIT = 1000;
 
 /**
- * Every DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS (10 minutes by default), on one instance among those sharing
- * the database: purge stale temp chunked files. The period is configured, so the interval is registered
- * with @nestjs/schedule's SchedulerRegistry at boot (which clears it at shutdown) rather than declared with
- * `@Interval`. The lease lasts one period, so the other instances, whose timers fire at other moments of
- * that period, skip it.
+ * `purge-temp-files`: removes temp chunked files untouched for DAM_TEMP_FILE_TTL_HOURS, with their objects,
+ * and the objects of temp files whose row is gone. Never touches a file touched within the TTL. Scheduled
+ * by the platform's JobRunner: every DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS when that is set (and
+ * DAM_JOB_PURGE_TEMP_FILES_CRON is not), else every ten minutes.
  */
 @Injectable()
-export class TempFilePurgeJob implements OnApplicationBootstrap {
-  private readonly periodMs: number;
+export class TempFilePurgeJob extends MaintenanceJob implements OnModuleInit {
+  readonly name = 'purge-temp-files';
+  readonly defaultCron = '*/10 * * * *';
+  readonly description =
+    'removes temp chunked files untouched for DAM_TEMP_FILE_TTL_HOURS, with their objects';
+  override readonly intervalSeconds: number | undefined;
 
   constructor(
-    private readonly leases: LeaseService,
     private readonly files: TempChunkedFilesService,
+    private readonly registry: JobRegistry,
     config: AppConfig,
-    /** Absent only when a test builds the job by hand to call `run()`. */
-    @Optional() private readonly schedules?: SchedulerRegistry,
   ) {
-    this.periodMs = config.tempFilePurgeIntervalSeconds * 1000;
+    super();
+    this.intervalSeconds = config.tempFilePurgeIntervalSeconds;
   }
 
-  onApplicationBootstrap(): void {
-    if (this.schedules === undefined || this.schedules.doesExist('interval', JOB)) return;
-    this.schedules.addInterval(
-      JOB,
-      setInterval(() => void this.run(), this.periodMs),
-    );
+  onModuleInit(): void {
+    this.registry.register(this);
   }
 
-  async run(): Promise<boolean> {
-    return this.leases.runExclusive(JOB, this.periodMs, async () => {
-      await this.files.purgeStale(new Date());
+  async run(context: JobContext): Promise<void> {
+    const now = new Date();
+    if (context.dryRun) {
+      const stale = await this.files.staleIds(now, DRY_RUN_LIMIT);
+      context.summary.examined = stale.length;
+      context.summary.reported = stale.length;
+      for (const id of stale) context.note(`would remove temp file ${id}`);
+      return;
+    }
+    const removed = await this.files.purgeStale(now, {
+      checkpoint: () => context.checkpoint(),
+      removed: (id) => context.note(`removed temp file ${id}`),
     });
+    context.summary.examined = removed;
+    context.summary.changed = removed;
   }
 }

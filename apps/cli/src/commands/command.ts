@@ -7,6 +7,11 @@ export interface CommandEnvironment {
   config: AppConfig;
   /** Boots the CLI's Nest context on first use (migrations run at boot, exactly as in the API). */
   context(): Promise<INestApplicationContext>;
+  /**
+   * The whole API's modules without HTTP (every lib that owns a maintenance job registers it), jobs not
+   * scheduled: for the jobs commands. Boots on first use, instead of `context()`.
+   */
+  jobsContext(): Promise<INestApplicationContext>;
   /** A line of the command's result, on stdout. */
   print(line: string): void;
 }

@@ -3,6 +3,7 @@ import { createClientCommand } from './create-client.command';
 import { createUserCommand } from './create-user.command';
 import { helpCommand } from './help.command';
 import { issueTokenCommand } from './issue-token.command';
+import { jobsListCommand, jobsRunCommand } from './jobs.command';
 import { migrateCommand } from './migrate.command';
 import { purgeTempFilesCommand } from './purge-temp-files.command';
 
@@ -12,5 +13,7 @@ export const COMMANDS: CliCommand[] = [
   createClientCommand,
   issueTokenCommand,
   purgeTempFilesCommand,
+  jobsListCommand,
+  jobsRunCommand,
   helpCommand(() => COMMANDS),
 ];

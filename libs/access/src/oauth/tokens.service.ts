@@ -131,9 +131,22 @@ export class TokensService {
   }
 
   /** Removes tokens that expired before `before`; returns how many. */
-  async deleteExpired(before: Date): Promise<number> {
-    const result = await this.tokens.delete({ expiresAt: LessThan(before) });
-    return result.affected ?? 0;
+  /** How many tokens (revoked or not) expired before `before`. */
+  countExpired(before: Date): Promise<number> {
+    return this.tokens.countBy({ expiresAt: LessThan(before) });
+  }
+
+  /** Deletes up to `limit` tokens (revoked or not) that expired before `before`; returns how many. */
+  async deleteExpiredBatch(before: Date, limit: number): Promise<number> {
+    const rows = await this.tokens.find({
+      select: { id: true },
+      where: { expiresAt: LessThan(before) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    if (rows.length === 0) return 0;
+    const result = await this.tokens.delete(rows.map((row) => row.id));
+    return result.affected ?? rows.length;
   }
 
   private async revokeFamily(family: string): Promise<void> {

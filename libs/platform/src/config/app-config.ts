@@ -1,3 +1,4 @@
+import { validateCronExpression } from 'cron';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 
@@ -45,8 +46,15 @@ export class AppConfig {
   languages: string[];
   tempFileTtlHours: number;
   jobsEnabled: boolean;
-  /** Seconds between runs of the temp-file purge; one instance runs it per period (a database lease). */
-  tempFilePurgeIntervalSeconds: number;
+  /**
+   * DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS (kept from before the jobs API): when set, and
+   * DAM_JOB_PURGE_TEMP_FILES_CRON is not, `purge-temp-files` runs every that many seconds.
+   */
+  tempFilePurgeIntervalSeconds: number | undefined;
+  /** DAM_JOB_<NAME>_CRON, by NAME (`VERIFY_INTEGRITY`): a valid cron expression or `off`. */
+  jobCrons: Record<string, string>;
+  /** A running job's lease lasts this long unless renewed; a run whose instance died is failed after it. */
+  jobLeaseTtlSeconds: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   /** Lifetime of the download URLs the service hands out (content, versions, renditions, images). */
@@ -69,6 +77,10 @@ export class AppConfig {
   renditionMaxInputPixels: number;
   /** Renditions generated at once, in the background after the upload answered. */
   renditionConcurrency: number;
+  /** Stored objects younger than this are never swept as orphans (an upload may not have committed yet). */
+  orphanGraceHours: number;
+  /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
+  verifyIntegrityMaxBytesPerRun: number;
 
   get defaultLanguage(): string {
     return this.languages[0];
@@ -102,7 +114,12 @@ export class AppConfig {
     config.languages = read.languages('DAM_LANGUAGES');
     config.tempFileTtlHours = read.number('DAM_TEMP_FILE_TTL_HOURS', 24, 0.001);
     config.jobsEnabled = read.boolean('DAM_JOBS_ENABLED', true);
-    config.tempFilePurgeIntervalSeconds = read.integer('DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS', 600, 1);
+    config.tempFilePurgeIntervalSeconds =
+      read.optionalString('DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS') === undefined
+        ? undefined
+        : read.integer('DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS', 600, 1);
+    config.jobCrons = read.jobCrons();
+    config.jobLeaseTtlSeconds = read.integer('DAM_JOB_LEASE_TTL_SECONDS', 60, 1, 24 * 3600);
     config.accessTokenTtlSeconds = read.integer('DAM_ACCESS_TOKEN_TTL_SECONDS', 3600, 1);
     config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
     // At most a week: the longest an S3 presigned URL may live.
@@ -118,6 +135,12 @@ export class AppConfig {
     config.renditionMaxInputBytes = read.integer('DAM_RENDITION_MAX_INPUT_BYTES', 256 * 1024 * 1024, 1);
     config.renditionMaxInputPixels = read.integer('DAM_RENDITION_MAX_INPUT_PIXELS', 100_000_000, 1);
     config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
+    config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
+    config.verifyIntegrityMaxBytesPerRun = read.integer(
+      'DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN',
+      2 * 1024 * 1024 * 1024,
+      1,
+    );
     return config;
   }
 }
@@ -127,6 +150,27 @@ const FALSE_WORDS = ['false', '0', 'no', 'off'];
 
 class EnvReader {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** Every DAM_JOB_<NAME>_CRON: `off` or a cron expression (5 fields, or 6 with seconds). */
+  jobCrons(): Record<string, string> {
+    const crons: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(this.env)) {
+      const match = /^DAM_JOB_([A-Z0-9_]+)_CRON$/.exec(name);
+      if (match === null || raw === undefined || raw.trim() === '') continue;
+      const value = raw.trim();
+      if (value.toLowerCase() === 'off') {
+        crons[match[1]] = 'off';
+        continue;
+      }
+      const fields = value.split(/\s+/).length;
+      const validity = validateCronExpression(value);
+      if (fields < 5 || fields > 6 || !validity.valid) {
+        throw new ConfigError(name, `must be a cron expression (5 or 6 fields) or "off", not "${value}"`);
+      }
+      crons[match[1]] = value;
+    }
+    return crons;
+  }
 
   optionalString(name: string): string | undefined {
     const value = this.env[name];

@@ -1,12 +1,18 @@
 import { Global, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { JobRunner } from './job-runner';
+import { JobRunsStore } from './job-runs.store';
 import { LeaseService } from './lease.service';
+import { JobRegistry } from './maintenance-job';
 
-/** Scheduling plus database leases, so each scheduled job runs on one instance at a time. */
+/**
+ * Maintenance jobs: the registry owners register their jobs in, the runner that schedules and records
+ * them (`job_runs`), and the database leases that keep each job to one instance at a time.
+ */
 @Global()
 @Module({
   imports: [ScheduleModule.forRoot()],
-  providers: [LeaseService],
-  exports: [LeaseService],
+  providers: [LeaseService, JobRegistry, JobRunsStore, JobRunner],
+  exports: [LeaseService, JobRegistry, JobRunner],
 })
 export class JobsModule {}

@@ -8,6 +8,8 @@ import { FsObjectStorage } from './fs.storage';
 import { ObjectDeletions } from './object-deletions';
 import { ObjectStorage } from './object-storage.port';
 import { StorageHealthIndicator } from './storage.health';
+import { SweepOrphanObjectsJob } from './orphan-sweep.job';
+import { StoredObjectOwners } from './stored-object-owners';
 import { UrlSigner } from './url-signer';
 
 /**
@@ -41,7 +43,8 @@ async function createObjectStorage(
 
 /**
  * Object storage (the `ObjectStorage` port), URL signing, the fs store's `/files` route, its health check
- * and the queued deletions of replaced objects (`ObjectDeletions`, table object_deletions).
+ * the queued deletions of replaced objects (`ObjectDeletions`, table object_deletions), and the
+ * `sweep-orphan-objects` job over the prefixes owners register in `StoredObjectOwners`.
  */
 @Module({
   controllers: [FilesController],
@@ -51,8 +54,10 @@ async function createObjectStorage(
     HealthIndicatorService,
     StorageHealthIndicator,
     ObjectDeletions,
+    StoredObjectOwners,
+    SweepOrphanObjectsJob,
     { provide: ObjectStorage, inject: [AppConfig, UrlSigner, UrlService], useFactory: createObjectStorage },
   ],
-  exports: [ObjectStorage, UrlSigner, StorageHealthIndicator, ObjectDeletions],
+  exports: [ObjectStorage, UrlSigner, StorageHealthIndicator, ObjectDeletions, StoredObjectOwners],
 })
 export class StorageModule {}

@@ -11,6 +11,7 @@ import { AssetSortNumbers1732291200000 } from './1732291200000-asset-sort-number
 import { AssetContentPending1732294800000 } from './1732294800000-asset-content-pending';
 import { CacheGenerations1732298400000 } from './1732298400000-cache-generations';
 import { ObjectDeletions1732302000000 } from './1732302000000-object-deletions';
+import { JobRuns1732305600000 } from './1732305600000-job-runs';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AssetContentPending1732294800000,
   CacheGenerations1732298400000,
   ObjectDeletions1732302000000,
+  JobRuns1732305600000,
 ];

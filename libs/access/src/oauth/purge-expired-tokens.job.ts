@@ -1,0 +1,50 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { TokensService } from './tokens.service';
+
+/** Expired tokens stay this long: a revoked refresh token presented again must still be recognised as reuse. */
+const KEEP_AFTER_EXPIRY_MS = 24 * 3_600_000;
+/** Tokens deleted per statement; the run checkpoints between batches. */
+const BATCH = 1000;
+
+/**
+ * `purge-expired-tokens`: deletes access and refresh tokens, revoked or not, that expired more than a
+ * day ago (kept that long for refresh-reuse detection). Never deletes a token before its expiry, nor
+ * users or clients. A dry run counts them.
+ */
+@Injectable()
+export class PurgeExpiredTokensJob extends MaintenanceJob implements OnModuleInit {
+  readonly name = 'purge-expired-tokens';
+  readonly defaultCron = '15 * * * *';
+  readonly description = 'Deletes OAuth tokens (revoked or not) that expired more than a day ago';
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly tokens: TokensService,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async run(context: JobContext): Promise<void> {
+    const before = new Date(Date.now() - KEEP_AFTER_EXPIRY_MS);
+    if (context.dryRun) {
+      const expired = await this.tokens.countExpired(before);
+      context.summary.examined += expired;
+      context.summary.reported += expired;
+      context.note(`${expired} tokens expired before ${before.toISOString()} would be deleted`);
+      return;
+    }
+    for (;;) {
+      const deleted = await this.tokens.deleteExpiredBatch(before, BATCH);
+      context.summary.examined += deleted;
+      context.summary.changed += deleted;
+      if (deleted < BATCH) break;
+      await context.checkpoint();
+    }
+    context.note(`deleted ${context.summary.changed} tokens expired before ${before.toISOString()}`);
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig, JobContext, JobRegistry, MaintenanceJob, ObjectStorage } from '@dam/platform';
+import { AssetFilesRepository } from './asset-files.repository';
+import { isConvertibleImage } from './content-types';
+import { AssetFileEntity } from './entities/asset-file.entity';
+import { AssetRenditionEntity, RENDITION_KINDS } from './entities/asset-rendition.entity';
+import { RenditionsService } from './renditions.service';
+
+/** Current files examined per batch; the batch's regenerations finish before the next batch starts. */
+const BATCH = 50;
+
+/**
+ * `regenerate-renditions`: for assets whose current file is a convertible image, regenerates the
+ * renditions when one is missing (no row, or the row's object is gone; a failed generation leaves no
+ * row), through the renditions queue, and waits for it before the next batch. Images over
+ * DAM_RENDITION_MAX_INPUT_BYTES are skipped (they never get renditions); an image still without its
+ * renditions afterwards (refused or undecodable) is reported. A dry run only reports. Never deletes a
+ * file; replaced renditions go as on any regeneration.
+ */
+@Injectable()
+export class RegenerateRenditionsJob extends MaintenanceJob implements OnModuleInit {
+  readonly name = 'regenerate-renditions';
+  readonly defaultCron = '*/30 * * * *';
+  readonly description = 'Regenerates missing or failed renditions of image assets';
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly files: AssetFilesRepository,
+    private readonly renditions: RenditionsService,
+    private readonly storage: ObjectStorage,
+    private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async run(context: JobContext): Promise<void> {
+    for (let afterId = 0; ;) {
+      const current = await this.files.currentFilesAfter(afterId, BATCH);
+      if (current.length === 0) return;
+      afterId = current[current.length - 1].id;
+      const images = current.filter(
+        (file) => isConvertibleImage(file.contentType) && file.size <= this.config.renditionMaxInputBytes,
+      );
+      context.summary.examined += images.length;
+      const lacking = await this.lacking(images);
+      if (context.dryRun) {
+        for (const { file, missing } of lacking) {
+          context.summary.reported += 1;
+          context.note(`asset ${file.assetId}: would regenerate (missing ${missing.join(', ')})`);
+        }
+      } else if (lacking.length > 0) {
+        for (const { file } of lacking)
+          this.renditions.generateLater(file.assetId, file.id, file.contentType);
+        await this.renditions.idle();
+        const still = new Map(
+          (await this.lacking(lacking.map(({ file }) => file))).map((entry) => [entry.file.id, entry]),
+        );
+        for (const { file, missing } of lacking) {
+          const left = still.get(file.id);
+          if (left === undefined) {
+            context.summary.changed += 1;
+            context.note(`asset ${file.assetId}: regenerated (was missing ${missing.join(', ')})`);
+          } else {
+            context.summary.reported += 1;
+            context.note(
+              `asset ${file.assetId}: still missing ${left.missing.join(', ')} after regeneration`,
+            );
+          }
+        }
+      }
+      await context.checkpoint();
+    }
+  }
+
+  /** The files among `files` whose asset lacks a rendition row or object, with what is missing. */
+  private async lacking(
+    files: AssetFileEntity[],
+  ): Promise<Array<{ file: AssetFileEntity; missing: string[] }>> {
+    const rows = await this.files.renditionsOf(files.map((file) => file.assetId));
+    const byAsset = new Map<number, AssetRenditionEntity[]>();
+    for (const row of rows) byAsset.set(row.assetId, [...(byAsset.get(row.assetId) ?? []), row]);
+    const result: Array<{ file: AssetFileEntity; missing: string[] }> = [];
+    for (const file of files) {
+      const own = byAsset.get(file.assetId) ?? [];
+      const missing: string[] = [];
+      for (const kind of RENDITION_KINDS) {
+        const row = own.find((candidate) => candidate.kind === kind);
+        if (row === undefined) missing.push(kind);
+        else if ((await this.storage.stat(row.storageKey)) === undefined) missing.push(`${kind} object`);
+      }
+      if (missing.length > 0) result.push({ file, missing });
+    }
+    return result;
+  }
+}

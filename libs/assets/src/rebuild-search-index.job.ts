@@ -1,0 +1,49 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { AssetWritesRepository } from './asset-writes.repository';
+
+/** Assets rebuilt per transaction; the run checkpoints between batches. */
+const BATCH = 100;
+
+/**
+ * `rebuild-search-index`: rebuilds `asset_search_tokens` and `asset_sort_numbers` from
+ * `asset_attribute_values`, a batch of assets per transaction, in id order. Idempotent: killed mid-way,
+ * the next run simply rebuilds everything again. Never deletes an asset or an attribute value, only index
+ * rows it rewrites at once. A dry run counts the assets.
+ */
+@Injectable()
+export class RebuildSearchIndexJob extends MaintenanceJob implements OnModuleInit {
+  readonly name = 'rebuild-search-index';
+  readonly defaultCron = '0 4 * * 0';
+  readonly description = 'Rebuilds the search index (tokens and sort numbers) from the attribute values';
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly writes: AssetWritesRepository,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async run(context: JobContext): Promise<void> {
+    for (let afterId = 0; ;) {
+      const ids = await this.writes.assetIdsAfter(afterId, BATCH);
+      if (ids.length === 0) break;
+      context.summary.examined += ids.length;
+      if (!context.dryRun) {
+        await this.writes.rebuildSearchIndex(ids);
+        context.summary.changed += ids.length;
+      }
+      afterId = ids[ids.length - 1];
+      await context.checkpoint();
+    }
+    context.note(
+      context.dryRun
+        ? `${context.summary.examined} assets would be reindexed`
+        : `reindexed ${context.summary.changed} assets`,
+    );
+  }
+}

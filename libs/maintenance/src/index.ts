@@ -1,0 +1,4 @@
+export * from './maintenance.module';
+export * from './jobs.service';
+export * from './job.mapper';
+export * from './dto/run-query.dto';

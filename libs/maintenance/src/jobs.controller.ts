@@ -1,0 +1,75 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Actor, ActorUser } from '@dam/access';
+import {
+  IdPipe,
+  PagingQuery,
+  parseBoolean,
+  readPaging,
+  writePagingHeaders,
+  XmlList,
+  XmlRoot,
+} from '@dam/platform';
+import type { Response } from 'express';
+import { RunJobQuery } from './dto/run-query.dto';
+import { JOB_RUN_XML, JOB_XML, JobMapper, JobRepresentation, JobRunRepresentation } from './job.mapper';
+import { JobsService } from './jobs.service';
+
+/** DESIGN §10: maintenance jobs, their runs, and running one now. Admins and the application user only. */
+@ApiTags('maintenance jobs')
+@ApiBearerAuth()
+@Controller('rest/admin/jobs')
+export class JobsController {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly mapper: JobMapper,
+  ) {}
+
+  @Get()
+  @XmlList('jobs', JOB_XML)
+  async list(@Actor() actor: ActorUser): Promise<JobRepresentation[]> {
+    return (await this.jobs.list(actor)).map((job) => this.mapper.toJob(job));
+  }
+
+  /** 202: the run is queued and goes on in the background; poll its Location. */
+  @Post(':name/runs')
+  @HttpCode(202)
+  @XmlRoot(JOB_RUN_XML)
+  async trigger(
+    @Actor() actor: ActorUser,
+    @Param('name') name: string,
+    @Query() query: RunJobQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<JobRunRepresentation> {
+    const dryRun = parseBoolean(query.dryRun, 'dryRun') ?? false;
+    const run = this.mapper.toRun(await this.jobs.trigger(actor, name, dryRun));
+    response.location(run.url);
+    return run;
+  }
+
+  /** Newest first; `page`/`pageSize` with X-Total-Count and Link, like the other lists. */
+  @Get(':name/runs')
+  @XmlList('jobRuns', JOB_RUN_XML)
+  async runs(
+    @Actor() actor: ActorUser,
+    @Param('name') name: string,
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<JobRunRepresentation[]> {
+    const paging = readPaging(query, 20, 100);
+    const { runs, total } = await this.jobs.runs(actor, name, paging);
+    if (paging !== undefined) writePagingHeaders(response, this.mapper.runsUrl(name), paging, total);
+    else response.setHeader('X-Total-Count', String(total));
+    return runs.map((run) => this.mapper.toRun(run));
+  }
+
+  @Get(':name/runs/:runId')
+  @XmlRoot(JOB_RUN_XML)
+  async run(
+    @Actor() actor: ActorUser,
+    @Param('name') name: string,
+    @Param('runId', new IdPipe('job run')) runId: number,
+  ): Promise<JobRunRepresentation> {
+    return this.mapper.toRun(await this.jobs.run(actor, name, runId));
+  }
+}
