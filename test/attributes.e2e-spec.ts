@@ -1,4 +1,4 @@
-import { AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
+import { AssetTypesService, AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
 import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 
@@ -71,8 +71,9 @@ describe('attributes', () => {
         { id: 3, name: 'Video' },
         { id: 4, name: 'Audio' },
       ]);
-      expect(await catalog.assetTypeExists(4)).toBe(true);
-      expect(await catalog.assetTypeExists(5)).toBe(false);
+      const assetTypes = t.app.get(AssetTypesService);
+      expect(await assetTypes.exists(4)).toBe(true);
+      expect(await assetTypes.exists(5)).toBe(false);
       expect(await catalog.embeddedDataMappings()).toEqual(
         expect.arrayContaining([
           {

@@ -1,3 +1,4 @@
+import { DiscoveryService } from '@nestjs/core';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig, JobRegistry, JobRunner, LeaseService } from '@dam/platform';
 import { TempChunkedFilesService, TempFilePurgeJob } from '@dam/temp-chunked-files';
@@ -107,9 +108,10 @@ describe('temp chunked file purge', () => {
     // Two instances: each its own lease holder and registry, one database.
     const store = (t.app.get(JobRunner) as unknown as { store: ConstructorParameters<typeof JobRunner>[2] })
       .store;
+    const noProviders = { getProviders: () => [] } as unknown as DiscoveryService;
     const runners = [0, 1].map(() => {
-      const registry = new JobRegistry();
-      new TempFilePurgeJob(counting, registry, enabled).onModuleInit();
+      const registry = new JobRegistry(noProviders);
+      registry.register(new TempFilePurgeJob(counting, enabled));
       return new JobRunner(registry, new LeaseService(dataSource, enabled), store, enabled);
     });
     const moment = Date.now();

@@ -1,5 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { AppConfig, JobContext, JobRegistry, MaintenanceJob, ObjectStorage } from '@dam/platform';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, JobContext, MaintenanceJob, ObjectStorage } from '@dam/platform';
 import { AssetFilesRepository } from './asset-files.repository';
 import { isConvertibleImage } from './content-types';
 import { AssetFileEntity } from './entities/asset-file.entity';
@@ -18,23 +18,18 @@ const BATCH = 50;
  * file; replaced renditions go as on any regeneration.
  */
 @Injectable()
-export class RegenerateRenditionsJob extends MaintenanceJob implements OnModuleInit {
+export class RegenerateRenditionsJob extends MaintenanceJob {
   readonly name = 'regenerate-renditions';
   readonly defaultCron = '*/30 * * * *';
   readonly description = 'Regenerates missing or failed renditions of image assets';
 
   constructor(
-    private readonly registry: JobRegistry,
     private readonly files: AssetFilesRepository,
     private readonly renditions: RenditionsService,
     private readonly storage: ObjectStorage,
     private readonly config: AppConfig,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   async run(context: JobContext): Promise<void> {

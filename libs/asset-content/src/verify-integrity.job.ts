@@ -1,8 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   AppConfig,
   JobContext,
-  JobRegistry,
   MaintenanceJob,
   ObjectNotFound,
   ObjectStorage,
@@ -26,24 +25,19 @@ export const VERIFY_INTEGRITY_CURSOR = 'verify-integrity.cursor';
  * cursor. Killed mid-run, the next run resumes after the last batch saved.
  */
 @Injectable()
-export class VerifyIntegrityJob extends MaintenanceJob implements OnModuleInit {
+export class VerifyIntegrityJob extends MaintenanceJob {
   readonly name = 'verify-integrity';
   readonly defaultCron = '0 * * * *';
   readonly description =
     'Re-hashes stored asset files (DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN per run, resuming) and reports mismatches and missing objects';
 
   constructor(
-    private readonly registry: JobRegistry,
     private readonly files: AssetFilesRepository,
     private readonly storage: ObjectStorage,
     private readonly settings: Settings,
     private readonly config: AppConfig,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   async run(context: JobContext): Promise<void> {

@@ -1,5 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { Injectable } from '@nestjs/common';
+import { JobContext, MaintenanceJob } from '@dam/platform';
 import { AssetWritesRepository } from './asset-writes.repository';
 
 /** Assets rebuilt per transaction; the run checkpoints between batches. */
@@ -12,20 +12,13 @@ const BATCH = 100;
  * rows it rewrites at once. A dry run counts the assets.
  */
 @Injectable()
-export class RebuildSearchIndexJob extends MaintenanceJob implements OnModuleInit {
+export class RebuildSearchIndexJob extends MaintenanceJob {
   readonly name = 'rebuild-search-index';
   readonly defaultCron = '0 4 * * 0';
   readonly description = 'Rebuilds the search index (tokens and sort numbers) from the attribute values';
 
-  constructor(
-    private readonly registry: JobRegistry,
-    private readonly writes: AssetWritesRepository,
-  ) {
+  constructor(private readonly writes: AssetWritesRepository) {
     super();
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   async run(context: JobContext): Promise<void> {

@@ -183,14 +183,6 @@ describe('AttributesCatalog', () => {
     ]);
   });
 
-  it.each([
-    [1, true],
-    [2, false],
-  ])('asset type %i exists: %p', async (id, exists) => {
-    const { catalog } = setup();
-    await expect(catalog.assetTypeExists(id)).resolves.toBe(exists);
-  });
-
   it('lists asset types as id and name', async () => {
     const { catalog } = setup();
     expect(await catalog.assetTypes()).toEqual([

@@ -105,10 +105,6 @@ export class AttributesCatalog {
     return [...(await this.displayIds.get())];
   }
 
-  async assetTypeExists(id: number): Promise<boolean> {
-    return (await this.assetTypesRepository.findById(id)) !== null;
-  }
-
   async assetTypes(): Promise<AssetTypeDefinition[]> {
     return [...(await this.types.get())];
   }

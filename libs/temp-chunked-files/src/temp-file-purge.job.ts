@@ -1,5 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { AppConfig, JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, JobContext, MaintenanceJob } from '@dam/platform';
 import { TempChunkedFilesService } from './temp-chunked-files.service';
 
 /** The most stale files a dry run lists. */
@@ -12,7 +12,7 @@ const DRY_RUN_LIMIT = 1000;
  * DAM_JOB_PURGE_TEMP_FILES_CRON is not), else every ten minutes.
  */
 @Injectable()
-export class TempFilePurgeJob extends MaintenanceJob implements OnModuleInit {
+export class TempFilePurgeJob extends MaintenanceJob {
   readonly name = 'purge-temp-files';
   readonly defaultCron = '*/10 * * * *';
   readonly description =
@@ -21,15 +21,10 @@ export class TempFilePurgeJob extends MaintenanceJob implements OnModuleInit {
 
   constructor(
     private readonly files: TempChunkedFilesService,
-    private readonly registry: JobRegistry,
     config: AppConfig,
   ) {
     super();
     this.intervalSeconds = config.tempFilePurgeIntervalSeconds;
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   async run(context: JobContext): Promise<void> {

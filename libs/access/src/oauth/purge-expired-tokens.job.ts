@@ -1,5 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { Injectable } from '@nestjs/common';
+import { JobContext, MaintenanceJob } from '@dam/platform';
 import { TokensService } from './tokens.service';
 
 /** Expired tokens stay this long: a revoked refresh token presented again must still be recognised as reuse. */
@@ -13,20 +13,13 @@ const BATCH = 1000;
  * users or clients. A dry run counts them.
  */
 @Injectable()
-export class PurgeExpiredTokensJob extends MaintenanceJob implements OnModuleInit {
+export class PurgeExpiredTokensJob extends MaintenanceJob {
   readonly name = 'purge-expired-tokens';
   readonly defaultCron = '15 * * * *';
   readonly description = 'Deletes OAuth tokens (revoked or not) that expired more than a day ago';
 
-  constructor(
-    private readonly registry: JobRegistry,
-    private readonly tokens: TokensService,
-  ) {
+  constructor(private readonly tokens: TokensService) {
     super();
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   async run(context: JobContext): Promise<void> {

@@ -1,3 +1,5 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 /**
  * A maintenance job (DESIGN §10): registered by the lib that owns what it maintains, scheduled and run by
  * the platform's JobRunner (one instance per schedule through a lease, every run recorded in `job_runs`).
@@ -40,11 +42,23 @@ export abstract class MaintenanceJob {
 }
 
 /**
- * Where owners register their jobs at module init (`registry.register(this)`); the runner schedules them
- * at application bootstrap.
+ * Every maintenance job of the application: each provider that extends MaintenanceJob is found at module
+ * init (Nest's DiscoveryService), so an owner only lists its job among its module's providers. Tests may
+ * `register` more. The runner schedules them at application bootstrap.
  */
-export class JobRegistry {
+@Injectable()
+export class JobRegistry implements OnModuleInit {
   private readonly jobs = new Map<string, MaintenanceJob>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance: unknown = wrapper.instance;
+      if (instance instanceof MaintenanceJob && this.jobs.get(instance.name) !== instance)
+        this.register(instance);
+    }
+  }
 
   register(job: MaintenanceJob): void {
     if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is registered twice`);

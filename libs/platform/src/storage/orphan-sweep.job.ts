@@ -1,6 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { JobContext, JobRegistry, MaintenanceJob } from '../jobs/maintenance-job';
+import { JobContext, MaintenanceJob } from '../jobs/maintenance-job';
 import { ObjectStorage } from './object-storage.port';
 import { ReferencedKeys, StoredObjectOwner, StoredObjectOwners } from './stored-object-owners';
 
@@ -19,23 +19,18 @@ const STAT_PARALLEL = 16;
  * reported). Safe to run twice and to kill: every delete stands alone.
  */
 @Injectable()
-export class SweepOrphanObjectsJob extends MaintenanceJob implements OnModuleInit {
+export class SweepOrphanObjectsJob extends MaintenanceJob {
   readonly name = 'sweep-orphan-objects';
   readonly defaultCron = '0 3 * * *';
   readonly description =
     'Deletes stored objects no row refers to (older than DAM_ORPHAN_GRACE_HOURS); reports rows whose object is missing';
 
   constructor(
-    private readonly registry: JobRegistry,
     private readonly storage: ObjectStorage,
     private readonly owners: StoredObjectOwners,
     private readonly config: AppConfig,
   ) {
     super();
-  }
-
-  onModuleInit(): void {
-    this.registry.register(this);
   }
 
   async run(context: JobContext): Promise<void> {
