@@ -18,10 +18,10 @@ import tseslint from 'typescript-eslint';
 const FLOORS = [
   ['platform'],
   ['access'],
-  ['access-levels', 'categories', 'attributes', 'signed-urls', 'temp-chunked-files', 'maintenance'],
+  ['access-levels', 'categories', 'attributes', 'signed-urls', 'temp-chunked-files', 'maintenance', 'webhooks'],
   ['assets'],
   ['asset-content', 'search', 'checkout', 'lightboxes'],
-  ['publishing'],
+  ['publishing', 'tus'],
 ];
 const LIBS = FLOORS.flat();
 const TEST_FILES = ['test/**/*.ts', '**/*.spec.ts'];

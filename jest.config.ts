@@ -4,7 +4,13 @@ const shared = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   moduleNameMapper: { '^@dam/([a-z-]+)$': '<rootDir>/libs/$1/src' },
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    // ESM-only dependencies (@tus/*, srvx) are rewritten to CommonJS: see test/helpers/esm-to-commonjs.js.
+    '^.+\\.m?js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@tus|srvx)/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json', 'node'],
 };
 
 // testTimeout and slowTestThreshold are global options: Jest ignores them inside `projects`.
@@ -22,7 +28,8 @@ const config: Config = {
     {
       ...shared,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // examples/*: the worked extension modules (docs/extending.md) boot with the app in their own specs.
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/examples/*/test/**/*.e2e-spec.ts'],
     },
   ],
 };

@@ -31,7 +31,8 @@ import { fmt, percentile, SERVER_URL, withMysqlBenchApp } from './mysql-bench-ap
 import { AttributeRole, REGIONS, seed, SeedPlan, WORDS } from './asset-search-seed';
 
 const WARM_UP = 5;
-const RUNS = 50;
+/** `--runs N`: requests measured per row (after the warm-up). */
+const RUNS = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 50;
 const LEVELS = 20;
 const TOP_CATEGORIES = 20;
 const CHILD_CATEGORIES = 9;
@@ -40,32 +41,36 @@ async function main(): Promise<void> {
   const keep = process.argv.includes('--keep');
   const sizeArg = process.argv.indexOf('--assets');
   const reuseArg = process.argv.indexOf('--reuse');
-  const reuse = reuseArg > 0 ? process.argv[reuseArg + 1] : undefined;
+  const databaseArg = process.argv.indexOf('--database');
+  // `--database <name>`: seed into (or, when already seeded, measure again on) a database of that name, kept.
+  const named = databaseArg > 0 ? process.argv[databaseArg + 1] : undefined;
+  if (named !== undefined) await createIfMissing(named);
+  const reuse = reuseArg > 0 ? process.argv[reuseArg + 1] : named;
   await withMysqlBenchApp(
-    keep,
+    keep || named !== undefined,
     async ({ app, base, token, database }) => {
       const call = api(base, token);
       const seedLog: string[] = [];
       const started = performance.now();
-      const seeded =
-        reuse === undefined
-          ? await seedLibrary(
-              call,
-              base,
-              app.get(DataSource),
-              database,
-              sizeArg > 0 ? Number(process.argv[sizeArg + 1]) : 1_000_000,
-              seedLog,
-            )
-          : await readSeeded(app.get(DataSource));
+      const fresh = reuse === undefined || !(await hasPlan(app.get(DataSource)));
+      const seeded = fresh
+        ? await seedLibrary(
+            call,
+            base,
+            app.get(DataSource),
+            database,
+            sizeArg > 0 ? Number(process.argv[sizeArg + 1]) : 1_000_000,
+            seedLog,
+          )
+        : await readSeeded(app.get(DataSource));
       const seedSeconds = (performance.now() - started) / 1000;
-      await measure(app, base, token, seeded, reuse === undefined ? { seedLog, seedSeconds } : undefined);
+      await measure(app, base, token, seeded, fresh ? { seedLog, seedSeconds } : undefined);
     },
     reuse,
   );
 }
 
-interface Seeded {
+export interface Seeded {
   plan: SeedPlan;
   viewerId: number;
 }
@@ -101,12 +106,27 @@ async function seedLibrary(
   return seeded;
 }
 
-async function readSeeded(dataSource: DataSource): Promise<Seeded> {
+async function createIfMissing(database: string): Promise<void> {
+  const admin = await createConnection(SERVER_URL);
+  await admin.query(
+    `CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  );
+  await admin.end();
+}
+
+async function hasPlan(dataSource: DataSource): Promise<boolean> {
+  const rows: unknown[] = await dataSource.query(
+    "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'bench_plan'",
+  );
+  return rows.length > 0;
+}
+
+export async function readSeeded(dataSource: DataSource): Promise<Seeded> {
   const rows: Array<{ plan: string }> = await dataSource.query('SELECT plan FROM bench_plan');
   return JSON.parse(rows[0].plan) as Seeded;
 }
 
-async function measure(
+export async function measure(
   app: INestApplication,
   base: string,
   token: string,
@@ -141,20 +161,103 @@ async function measure(
     ],
     ['deep page (page 500 of 100), no filter', 'page=500&pageSize=100'],
   ];
+  const dateAdded = await systemAttributeId(app, 'dateAdded');
+  const broad = `descriptiveCategoryForm.categoryIds=${plan.categoryIds[0]}&includeImplicitCategoryMembers=true`;
+  if (!process.argv.includes('--before')) {
+    scenarios.push(
+      ['sorted by date added, newest first', `sortAttributeId=${dateAdded}&sortDescending=true`],
+      ['keyword search sorted by date added', `keywords=${keyword}&sortAttributeId=${dateAdded}`],
+      [
+        'attribute filter with sort, page 50 by cursor',
+        await cursorOf(
+          base,
+          token,
+          `attribute_${a.region.id}=${encodeURIComponent(REGIONS[7])}&sortAttributeId=${a.rank.id}&sortDescending=true&page=49`,
+        ),
+      ],
+      [
+        'deep page by cursor (page 501 of 100), no filter',
+        await cursorOf(base, token, 'page=500&pageSize=100'),
+      ],
+      ['deep page by cursor, count=false', await cursorOf(base, token, 'page=500&pageSize=100&count=false')],
+      ['three facets on a broad query (category with descendants)', `${broad}&facets=${FACETS}`],
+      ['three facets, no filter', `facets=${FACETS}`],
+    );
+  }
+  // Every request again as the user who may view a quarter of the levels (`userId` acts as them).
+  const asViewer = (query: string) => `${query}&userId=${viewer.id}`;
+  const all: Array<[string, string]> = scenarios.flatMap(([label, query]): Array<[string, string]> =>
+    query.includes('userId=')
+      ? [[label, query]]
+      : [
+          [label, query],
+          [`${label} (1/4 viewer)`, asViewer(query)],
+        ],
+  );
   const rows: string[] = [];
   const plans: string[] = [];
-  for (const [label, query] of scenarios) {
-    const { times, total } = await time(`${base}/rest/asset-search?${query}`, token);
+  // `--only <regex>`: just the rows whose label matches (to measure a few again).
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : '';
+  for (const [label, query] of all.filter(([name]) => new RegExp(only).test(name))) {
+    // A cursor belongs to its search: the viewer's variant takes the viewer's own.
+    const resolved =
+      query.includes('cursor=') && query.includes('userId=')
+        ? await viewerCursor(base, token, query).catch(() => undefined)
+        : query;
+    // The viewer's result may end before that page: no cursor, no row.
+    if (resolved === undefined) continue;
+    // `--runs 0`: plans only.
+    const { times, total } =
+      RUNS > 0 ? await time(`${base}/rest/asset-search?${resolved}`, token) : { times: [0], total: '' };
+    const load = os.loadavg()[0].toFixed(1);
     rows.push(
-      `| ${label} | \`${decodeURIComponent(query)}\` | ${total} | ${fmt(percentile(times, 50))} | ${fmt(percentile(times, 95))} |`,
+      `| ${label} | \`${shown(resolved)}\` | ${total} | ${fmt(percentile(times, 50))} | ${fmt(percentile(times, 95))} | ${load} |`,
     );
     console.log(rows[rows.length - 1]);
-    plans.push(`### ${label}\n\n${await explain(app, query, viewer.id)}`);
+    if (!resolved.includes('cursor=') && !resolved.includes('facets='))
+      plans.push(`### ${label}\n\n${await explain(app, resolved, viewer.id)}`);
   }
   const report = renderReport(rows, plans, seeding, assetCount, await serverSettings(app));
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'results', 'asset-search.md'), report);
+  const outArg = process.argv.indexOf('--out');
+  fs.writeFileSync(
+    outArg > 0 ? process.argv[outArg + 1] : path.join(__dirname, 'results', 'asset-search.md'),
+    report,
+  );
   console.log(report);
+}
+
+const FACETS = 'categories,accessLevels,dateAdded:year';
+
+/** The query of the rel="next" link of `query`'s page (its `cursor`). */
+async function cursorOf(base: string, token: string, query: string): Promise<string> {
+  const response = await fetch(`${base}/rest/asset-search?${query}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  await response.arrayBuffer();
+  const next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '');
+  if (next === null) throw new Error(`${query}: no rel="next"`);
+  return new URL(next[1]).search.slice(1);
+}
+
+/** The same deep page as the viewer: the cursor of their own page 500. */
+async function viewerCursor(base: string, token: string, query: string): Promise<string> {
+  const params = new URLSearchParams(query);
+  params.delete('cursor');
+  params.set('page', String(Number(params.get('page')) - 1));
+  return cursorOf(base, token, params.toString());
+}
+
+/** The query as the table shows it: decoded, a cursor cut short. */
+function shown(query: string): string {
+  return decodeURIComponent(query).replace(/cursor=([^&]{12})[^&]*/, 'cursor=$1…');
+}
+
+async function systemAttributeId(app: INestApplication, name: string): Promise<number> {
+  const rows: Array<{ id: Id }> = await app
+    .get(DataSource)
+    .query('SELECT id FROM attributes WHERE static_name = ?', [name]);
+  return Number(rows[0].id);
 }
 
 type Call = (method: string, url: string, body?: unknown) => Promise<{ id: number }>;
@@ -247,13 +350,24 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
     ['count', count],
     ['page (general query)', pageQuery],
   ];
-  if (sort.kind === 'value' && sort.numeric)
+  if (sort.kind === 'value' && sort.numeric && dataSource.options.type === 'mysql')
     queries.push([
       'page (sort-index walk, what runs when it can fill the page)',
       repository.sortWalkQuery(search, sort.attributeId, order.descending, page * size, size),
     ]);
   for (const [name, builder] of queries) {
     const [text, values] = builder.getQueryAndParameters();
+    if (dataSource.options.type !== 'mysql') {
+      // SQLite: EXPLAIN QUERY PLAN, one row per step.
+      const steps: Array<{ id: number; parent: number; detail: string }> = await dataSource.query(
+        `EXPLAIN QUERY PLAN ${text}`,
+        values,
+      );
+      out.push(`${name}:\n\n| id | parent | detail |\n|---|---|---|`);
+      for (const step of steps) out.push(`| ${step.id} | ${step.parent} | ${step.detail} |`);
+      out.push('');
+      continue;
+    }
     const rows: Array<Record<string, unknown>> = await dataSource.query(`EXPLAIN ${text}`, values);
     out.push(
       `${name}: \`${text}\`\n\n| id | select_type | table | type | key | rows | Extra |\n|---|---|---|---|---|---|---|`,
@@ -273,21 +387,27 @@ async function time(url: string, token: string): Promise<{ times: number[]; tota
   for (let i = 0; i < WARM_UP + RUNS; i++) {
     const started = performance.now();
     const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    await response.json();
+    const body = await response.text();
     const elapsed = performance.now() - started;
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
     if (i >= WARM_UP) times.push(elapsed);
-    total = response.headers.get('x-total-count') ?? '';
+    // A failure (503 past DAM_DATABASE_TIMEOUT_MS) is timed and shown, not fatal to the run.
+    total = response.ok
+      ? (response.headers.get('x-total-count') ?? '(count=false)')
+      : `${response.status}: ${body}`;
   }
   return { times, total };
 }
 
 /** The server settings that decide whether the working set is in memory. */
 async function serverSettings(app: INestApplication): Promise<string> {
+  if (app.get(DataSource).options.type !== 'mysql') {
+    const [version]: Array<{ v: string }> = await app.get(DataSource).query('SELECT sqlite_version() AS v');
+    return `SQLite ${version.v} (better-sqlite3, WAL, the service's default settings)`;
+  }
   const [row]: Array<{ version: string; pool: Id }> = await app
     .get(DataSource)
     .query('SELECT VERSION() AS version, @@innodb_buffer_pool_size AS pool');
-  return `MariaDB/MySQL ${row.version} from DAM_TEST_MYSQL_URL, innodb_buffer_pool_size ${(Number(row.pool) / 2 ** 30).toFixed(1)} GiB`;
+  return `MariaDB/MySQL ${row.version} from DAM_TEST_MYSQL_URL, innodb_buffer_pool_size ${(Number(row.pool) / 2 ** 20).toFixed(0)} MiB`;
 }
 
 type Id = number | string;
@@ -322,8 +442,8 @@ function renderReport(
     `${RUNS} sequential requests over HTTP after ${WARM_UP} warm-up requests; client and server share the machine. ` +
       'Each request runs the COUNT for X-Total-Count, the page of ids, and the batch loads of the page (values, links, users).',
     '',
-    '| request | query | X-Total-Count | p50 | p95 |',
-    '|---|---|---|---|---|',
+    '| request | query | X-Total-Count | p50 | p95 | load (1 min) |',
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
     '## Query plans (EXPLAIN of the count and page queries)',
@@ -332,7 +452,8 @@ function renderReport(
   ].join('\n');
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (require.main === module)
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

@@ -12,6 +12,8 @@ export interface BenchService {
   service: ServiceProcess;
   token: string;
   matrix: Matrix;
+  /** The service's MySQL database (mysql matrix only), for baselines that read the same server. */
+  databaseUrl: string | undefined;
   /** What the service runs on, for the reports. */
   describe: string;
   /** Kills the service and drops the database, data folder and object store. */
@@ -41,7 +43,14 @@ export async function startBenchService(): Promise<BenchService> {
   try {
     await service.start();
     const token = await service.token(clientId, clientSecret);
-    return { service, token, matrix: MATRIX, describe: describeMatrix(MATRIX), stop };
+    return {
+      service,
+      token,
+      matrix: MATRIX,
+      databaseUrl: database.databaseUrl,
+      describe: describeMatrix(MATRIX),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -222,7 +222,7 @@ function summaryRows(report: OverviewReport): Row[] {
   const getRatio = pairedRatioValue(rps(asset), rps(bare));
   const getTarget = report.matrix === 'mysql' ? 0.35 : 0.5;
   rows.push([
-    `GET /rest/assets/{id} req/s ÷ bare NestJS+Express endpoint reading one SQLite row (better-sqlite3), ${s.connections} connections`,
+    `GET /rest/assets/{id} req/s ÷ bare NestJS+Express endpoint reading one ${report.matrix === 'mysql' ? 'MySQL row (mysql2)' : 'SQLite row (better-sqlite3)'}, ${s.connections} connections`,
     `${median(rps(asset)).toFixed(0)} req/s`,
     `${median(rps(bare)).toFixed(0)} req/s`,
     getRatio.toFixed(2),

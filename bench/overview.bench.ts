@@ -5,8 +5,8 @@
  * - cold start to first answer and idle resident set (2 s after that answer) of `node
  *   dist/apps/api/src/main.js`, over BENCH_STARTS starts, beside the bare NestJS app;
  * - `GET /rest/assets/{id}` and `GET /rest/access-level-search?count=true` under autocannon beside a bare
- *   NestJS endpoint (bench/bare-nest-app.js, another child process) reading one SQLite row with
- *   better-sqlite3 and answering it as the same asset JSON;
+ *   NestJS endpoint (bench/bare-nest-app.js, another child process) reading one row with the service's
+ *   driver (better-sqlite3; mysql2 on the mysql matrix) and answering it as the same asset JSON;
  * - content upload (`PUT /rest/assets/{id}/content`) beside a bare Node HTTP server piping to disk + fsync;
  * - chunk PUTs and their assembly (`X-Copy-Temp-Chunked-File`) beside the same chunks written by the bare
  *   server and joined by `cat`;
@@ -99,7 +99,11 @@ async function main(): Promise<void> {
       log(`service up (${bench.describe}); seeding`);
       const { assetPath, assetJson } = await seed(bench);
       bare = new ServiceProcess(
-        { BARE_JSON: assetJson, BARE_DB: path.join(workDir, 'bare-requests.sqlite') },
+        // The same driver as the service: better-sqlite3 on a file of its own, or mysql2 on the service's
+        // MySQL database (a table of its own).
+        bench.databaseUrl === undefined
+          ? { BARE_JSON: assetJson, BARE_DB: path.join(workDir, 'bare-requests.sqlite') }
+          : { BARE_JSON: assetJson, BARE_MYSQL_URL: bench.databaseUrl },
         true,
         {
           args: ['bench/bare-nest-app.js'],
@@ -193,7 +197,10 @@ async function measureStarts(
 function requestTargets(bench: BenchService, bareUrl: string, assetPath: string): Target[] {
   const base = bench.service.baseUrl;
   return [
-    { label: 'bare NestJS endpoint (one SQLite row, same JSON as the asset)', url: `${bareUrl}/bare` },
+    {
+      label: `bare NestJS endpoint (one ${bench.matrix === 'mysql' ? 'MySQL' : 'SQLite'} row, same JSON as the asset)`,
+      url: `${bareUrl}/bare`,
+    },
     { label: 'GET /rest/assets/{id}', url: `${base}${assetPath}`, token: bench.token },
     {
       label: 'GET /rest/access-level-search?count=true',

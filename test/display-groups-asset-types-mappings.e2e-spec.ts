@@ -192,9 +192,9 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
       await api.get('/rest/asset-types/x', alice.token).expect(404);
     });
 
-    it('has no write methods, so writes are refused', async () => {
-      await api.post('/rest/asset-types', admin.token, { name: 'Document' }).expect(404);
-      await api.delete('/rest/asset-types/1', alice.token).expect(404);
+    it('has no write methods, so writes are refused (405: the paths exist, for reading)', async () => {
+      await api.post('/rest/asset-types', admin.token, { name: 'Document' }).expect(405);
+      await api.delete('/rest/asset-types/1', alice.token).expect(405);
     });
 
     it('exists when asset types are enabled too', async () => {

@@ -63,7 +63,8 @@ describe('GET /files/{key}: signed downloads from the fs store', () => {
     expect(Buffer.compare((await download(testApp, pathOf(url))).body, data)).toBe(0);
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(response.headers['content-length']).toBe('10000');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="photo.jpg"');
+    // A safe image type is shown inline (issue 16); anything else downloads.
+    expect(response.headers['content-disposition']).toBe('inline; filename="photo.jpg"');
     expect(response.headers['accept-ranges']).toBe('bytes');
     expect(response.headers['etag']).toMatch(/^"[^"]+"$/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -75,7 +76,8 @@ describe('GET /files/{key}: signed downloads from the fs store', () => {
   it('answers HEAD with the headers only', async () => {
     const response = await testApp.http.head(pathOf(url)).expect(200);
     expect(response.headers['content-length']).toBe('10000');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="photo.jpg"');
+    // A safe image type is shown inline (issue 16); anything else downloads.
+    expect(response.headers['content-disposition']).toBe('inline; filename="photo.jpg"');
   });
 
   it('defaults the content type and offers a safe name for a hostile file name', async () => {

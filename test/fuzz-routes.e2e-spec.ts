@@ -101,6 +101,11 @@ describe('fuzzing every route', () => {
       name: 'Feed',
       criteria: 'keywords=sea',
     });
+    // Never called: TestApp delivers no webhooks (DAM_WEBHOOK_POLL_MS=0).
+    const webhook = await created('/rest/admin/webhooks', t.adminToken, {
+      url: 'https://8.8.8.8/hook',
+      events: ['asset.*'],
+    });
     const lightbox = await created(`/rest/users/${victim.id}/lightboxes`, victim.token, { name: 'Mine' });
     await api.post(`${pathOf(lightbox.url)}/contents`, victim.token, { url: asset.url }).expect(201);
     const tempFile = await created('/rest/temp-chunked-files', victim.token, {});
@@ -117,6 +122,13 @@ describe('fuzzing every route', () => {
       .set('Content-Disposition', 'attachment; filename="level.png"')
       .send(Buffer.from('not really a png'))
       .expect(200);
+    const tusUpload = await t.http
+      .post('/rest/tus')
+      .auth(victim.token, { type: 'bearer' })
+      .set('Tus-Resumable', '1.0.0')
+      .set('Upload-Length', '100')
+      .set('Upload-Metadata', `assetId ${Buffer.from(String(asset.id)).toString('base64')}`)
+      .expect(201);
     const [file]: Array<{ storage_key: string }> = await t.app
       .get(DataSource)
       .query('SELECT storage_key FROM asset_files WHERE asset_id = ?', [asset.id]);
@@ -146,6 +158,8 @@ describe('fuzzing every route', () => {
       'publishing-actions': String(action.id),
       'temp-chunked-files': String(tempFile.id),
       'id/index': '0',
+      tus: idOf(tusUpload.headers.location as string),
+      webhooks: webhook.id,
       files: file.storage_key,
     });
     fixtures.urls = [

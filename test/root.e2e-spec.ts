@@ -124,8 +124,9 @@ describe('root resource and HTTP conventions', () => {
       expect(response.text).toContain('/rest/no-such-thing');
     });
 
-    it('answers 404 in plain text for an unknown method on a known path', async () => {
-      const response = await t.http.patch('/rest/users').auth(t.adminToken, { type: 'bearer' }).expect(404);
+    it('answers 405 in plain text, with Allow, for an unknown method on a known path (issue 16)', async () => {
+      const response = await t.http.patch('/rest/users').auth(t.adminToken, { type: 'bearer' }).expect(405);
+      expect(response.headers['allow']).toBe('DELETE, GET, HEAD, OPTIONS, POST');
       expectPlainText(response);
     });
 

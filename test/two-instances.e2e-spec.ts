@@ -84,8 +84,9 @@ describe('two API instances on one database and one object store', () => {
   it('migrated the empty database once although both booted at the same moment', async () => {
     const applied = [a, b].map((service) =>
       service.output
-        .filter(({ line }) => /\[Migrations\] applied /.test(line))
-        .map(({ line }) => line.split('applied ')[1]),
+        .map(({ line }) => logRecord(line))
+        .filter((record) => record?.context === 'Migrations' && record.msg.startsWith('applied '))
+        .map((record) => record?.msg.split('applied ')[1]),
     );
     const migrations = await sql<{ name: string }>('SELECT name FROM migrations ORDER BY id');
     expect(migrations.length).toBeGreaterThan(0);
@@ -235,3 +236,13 @@ describe('two API instances on one database and one object store', () => {
     expect(takeover[0].holder).not.toBe(lease.holder);
   });
 });
+
+/** A JSON log line of the service (DAM_LOG_FORMAT is json when stdout is not a terminal), or undefined. */
+function logRecord(line: string): { context?: string; msg: string } | undefined {
+  try {
+    const record = JSON.parse(line) as { context?: string; msg?: unknown };
+    return typeof record.msg === 'string' ? { context: record.context, msg: record.msg } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -204,6 +204,28 @@ describe('XML for Asset Bank clients (DAM_XML_BY_DEFAULT=true)', () => {
       },
     );
 
+    it('asks who is calling (401) before what they accept (406), and refuses a write before it happens', async () => {
+      await t.http.get(`/rest/assets/${assetIds[0]}`).set('Accept', 'text/html').expect(401);
+      const before = await t.http
+        .get('/rest/asset-search')
+        .auth(t.adminToken, { type: 'bearer' })
+        .query({ unsubmitted: 'true', pageSize: 1000 })
+        .expect(200);
+      const refused = await t.http
+        .post('/rest/assets')
+        .auth(t.adminToken, { type: 'bearer' })
+        .set('Accept', 'text/html')
+        .send({ accessLevels: [{ id: 1 }] })
+        .expect(406);
+      expect(refused.headers.location).toBeUndefined();
+      const after = await t.http
+        .get('/rest/asset-search')
+        .auth(t.adminToken, { type: 'bearer' })
+        .query({ unsubmitted: 'true', pageSize: 1000 })
+        .expect(200);
+      expect(after.body).toEqual(before.body);
+    });
+
     it('keeps errors text/plain whatever the Accept', async () => {
       const response = await get('/rest/assets/999999', 'application/xml').expect(404);
       expect(response.headers['content-type']).toMatch(/^text\/plain/);

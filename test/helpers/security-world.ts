@@ -20,6 +20,14 @@ export const PUBLIC_ROUTES: Array<{ matches: (route: Route) => boolean; why: str
   },
   { matches: (r) => r.method === 'get' && r.path === '/health', why: 'load balancer health (DESIGN §3)' },
   {
+    matches: (r) => r.method === 'get' && (r.path === '/health/live' || r.path === '/health/ready'),
+    why: 'liveness and readiness probes (DESIGN §3)',
+  },
+  {
+    matches: (r) => r.method === 'get' && r.path === '/metrics',
+    why: 'Prometheus scrapes; DAM_METRICS_TOKEN protects it when set (DESIGN §2, §3)',
+  },
+  {
     matches: (r) => r.method === 'get' && /^\/docs($|\/|-)/.test(r.path),
     why: 'OpenAPI document and Swagger UI (DESIGN §3)',
   },

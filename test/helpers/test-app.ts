@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { AppConfig } from '@dam/platform';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** On the mysql matrix, use this object store (its owner stops it) instead of a fresh one. */
   objectStore?: TestObjectStore;
+  /** Extension modules to boot with the API (examples/*, docs/extending.md). */
+  extraModules?: Array<Type | DynamicModule>;
 }
 
 /**
@@ -119,6 +121,8 @@ export class TestApp {
       DAM_LOG_REQUESTS: 'false',
       DAM_DATABASE_CONNECT_RETRIES: '0',
       DAM_JOBS_ENABLED: 'false',
+      // No webhook deliveries in the background unless a spec asks (they would add statements anywhere).
+      DAM_WEBHOOK_POLL_MS: '0',
     };
     if (this.database.databaseUrl !== undefined) env.DATABASE_URL = this.database.databaseUrl;
     if (matrix === 'mysql') {
@@ -127,7 +131,7 @@ export class TestApp {
       Object.assign(env, this.objectStore.env);
     }
     this.config = AppConfig.fromEnv({ ...env, ...options.env });
-    this.app = await createApp(this.config, ['error', 'warn']);
+    this.app = await createApp(this.config, ['error', 'warn'], options.extraModules);
     await this.app.listen(0, '127.0.0.1');
     const address = this.app.getHttpServer().address() as AddressInfo;
     this.baseUrl = `http://127.0.0.1:${address.port}`;

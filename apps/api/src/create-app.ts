@@ -1,45 +1,48 @@
-import { INestApplication, Logger, LoggerService, LogLevel } from '@nestjs/common';
+import { DynamicModule, INestApplication, LogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { AppConfig } from '@dam/platform';
+import { SwaggerModule } from '@nestjs/swagger';
+import {
+  AppConfig,
+  loggingParams,
+  NegotiatingExpressAdapter,
+  nestLoggerOf,
+  pinoLevelOf,
+} from '@dam/platform';
 import { AppModule } from './app.module';
-import { withXmlResponses } from './xml-openapi';
+import { corsOptions, securityHeaders } from './http-semantics';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 
 /** Builds the configured application; used by main.ts and by every end-to-end test. */
 export async function createApp(
   config: AppConfig,
-  logger: LoggerService | LogLevel[] | false = new Logger(),
+  logLevels: LogLevel[] | false = ['log', 'warn', 'error', 'fatal'],
+  /** Extension modules to boot with the API (docs/extending.md), e.g. examples/rights-expiry. */
+  extraModules: Array<Type | DynamicModule> = [],
 ): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    bodyParser: false,
-    logger,
-    abortOnError: false,
-  });
+  // Nest's own logs and one line per request, through one pino logger (DAM_LOG_FORMAT, DAM_LOG_REQUESTS).
+  const logging = loggingParams(config, pinoLevelOf(logLevels));
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, logging, extraModules),
+    new NegotiatingExpressAdapter(),
+    {
+      bodyParser: false,
+      logger: nestLoggerOf(logging),
+      abortOnError: false,
+    },
+  );
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.trustProxy) app.set('trust proxy', true);
+  // Before every route (Swagger UI's too): helmet's headers, and CORS when DAM_CORS_ORIGINS is set.
+  app.use(securityHeaders());
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   app.enableShutdownHooks();
   // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory
   // that most processes never need.
-  SwaggerModule.setup(
-    'docs',
-    app,
-    () => withXmlResponses(app, SwaggerModule.createDocument(app, describeApi())),
-    {
-      jsonDocumentUrl: 'docs/openapi.json',
-    },
-  );
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'docs/openapi.json',
+  });
   await app.init();
   return app;
-}
-
-function describeApi() {
-  return new DocumentBuilder()
-    .setTitle('DAM REST API')
-    .setDescription('Digital asset management: assets, access levels, categories, lightboxes, uploads.')
-    .setVersion('1.3')
-    .addBearerAuth()
-    .addOAuth2({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } })
-    .build();
 }

@@ -1,21 +1,19 @@
-import { INestApplication } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { XML_BINDING, XmlBinding } from '@dam/platform';
+import { HandlerIndex } from './openapi/handler-index';
 
 const NEGOTIATED = ['application/json', 'application/xml'];
 
 /**
  * Lists `application/json` and `application/xml` on the success responses of every operation whose
- * handler declares an XML binding (`@XmlRoot`, `@XmlList`, `@XmlUrls`). Operations are matched by Nest's
- * operationId, `Controller_method`.
+ * handler declares an XML binding (`@XmlRoot`, `@XmlList`, `@XmlUrls`). Operations are matched to their
+ * handler by operationId (`HandlerIndex`).
  */
-export function withXmlResponses(app: INestApplication, document: OpenAPIObject): OpenAPIObject {
-  const negotiated = negotiatedOperationIds(app);
+export function withXmlResponses(handlers: HandlerIndex, document: OpenAPIObject): OpenAPIObject {
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path)) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
-      if (!negotiated.has(String(operation.operationId))) continue;
+      const binding = handlers.get(String(operation.operationId))?.xml;
+      if (binding === undefined || binding.kind === 'json-only') continue;
       for (const [status, response] of Object.entries(
         operation.responses as Record<string, Record<string, unknown>>,
       )) {
@@ -28,24 +26,4 @@ export function withXmlResponses(app: INestApplication, document: OpenAPIObject)
     }
   }
   return document;
-}
-
-function negotiatedOperationIds(app: INestApplication): Set<string> {
-  const ids = new Set<string>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
-      if (typeof controller !== 'function') continue;
-      const classBinding = Reflect.getMetadata(XML_BINDING, controller) as XmlBinding | undefined;
-      if (classBinding?.kind === 'json-only') continue;
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const method of Object.getOwnPropertyNames(prototype)) {
-        if (method === 'constructor' || typeof prototype[method] !== 'function') continue;
-        const binding = Reflect.getMetadata(XML_BINDING, prototype[method] as object) as
-          XmlBinding | undefined;
-        if (binding !== undefined && binding.kind !== 'json-only') ids.add(`${controller.name}_${method}`);
-      }
-    }
-  }
-  return ids;
 }

@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import { parseBoolean, parseOptionalId, XmlList } from '@dam/platform';
 import { countScopeOf } from './access-level-query';
 import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelSearchNode } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';
+import { AccessLevelSearchNodeSchema } from './access-levels.api';
 
 /**
  * Spec 4.1 item 9: the trees of levels the actor (the caller, or the user named by `userId`) may view.
@@ -20,6 +21,7 @@ export class AccessLevelSearchController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: AccessLevelSearchNodeSchema, isArray: true })
   @ApiQuery({ name: 'parentId', required: false, type: Number })
   @ApiQuery({ name: 'userId', required: false, type: Number })
   @ApiQuery({ name: 'count', required: false, type: Boolean })

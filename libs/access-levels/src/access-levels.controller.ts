@@ -12,14 +12,33 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, Paging, QueryParams, urlList, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
+import {
+  ApiPaging,
+  ETagged,
+  IdPipe,
+  Paging,
+  QueryParams,
+  urlList,
+  UrlService,
+  XmlList,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/platform';
 import type { Request, Response } from 'express';
 import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';
 import { AccessLevelBulkWriteDto, AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { countScopeOf, idsFromQuery } from './access-level-query';
+import { AccessLevelSchema } from './access-levels.api';
 
 const bulkBody = new ParseArrayPipe({ items: AccessLevelBulkWriteDto, whitelist: true });
 
@@ -33,8 +52,11 @@ export class AccessLevelsController {
     private readonly urls: UrlService,
   ) {}
 
+  @ETagged()
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
@@ -46,6 +68,7 @@ export class AccessLevelsController {
 
   @Post()
   @XmlRoot(ACCESS_LEVEL_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: AccessLevelSchema })
   async create(
     @Actor() actor: ActorUser,
     @Body() body: AccessLevelWriteDto,
@@ -60,6 +83,7 @@ export class AccessLevelsController {
   @Put()
   @ApiBody({ type: [AccessLevelBulkWriteDto] })
   @XmlList('accessLevels', ACCESS_LEVEL_XML)
+  @ApiOkResponse({ type: AccessLevelSchema, isArray: true })
   async updateMany(
     @Actor() actor: ActorUser,
     @Body(bulkBody) body: AccessLevelBulkWriteDto[],
@@ -75,13 +99,16 @@ export class AccessLevelsController {
 
   /** Not detailed by the spec: deletes the levels named by `?id=` (repeated or comma-separated). */
   @Delete()
+  @ApiQuery({ name: 'id', required: true, type: [Number], style: 'form', explode: true })
   @HttpCode(204)
   async deleteMany(@Actor() actor: ActorUser, @Req() request: Request): Promise<void> {
     await this.levels.delete(actor, idsFromQuery(QueryParams.fromUrl(request.originalUrl), 'id'));
   }
 
+  @ETagged()
   @Get(':id')
   @XmlRoot(ACCESS_LEVEL_XML)
+  @ApiOkResponse({ type: AccessLevelSchema })
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('access level')) id: number,
@@ -92,6 +119,7 @@ export class AccessLevelsController {
 
   @Put(':id')
   @XmlRoot(ACCESS_LEVEL_XML)
+  @ApiOkResponse({ type: AccessLevelSchema })
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('access level')) id: number,

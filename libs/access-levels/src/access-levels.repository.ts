@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ACCESS_LEVELS_GENERATION } from '@dam/access';
-import { CacheGenerations, FieldTexts, refuseForeignKeyViolations, TranslationsService } from '@dam/platform';
+import {
+  CacheGenerations,
+  FieldTexts,
+  InTransaction,
+  refuseForeignKeyViolations,
+  TranslationsService,
+} from '@dam/platform';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { TreeLink as LevelLink } from '@dam/platform';
 import { AccessLevelsCache } from './access-levels.cache';
@@ -66,11 +72,16 @@ export class AccessLevelsRepository {
   }
 
   /** Inserts a level and, when written in another language, that language's texts too. */
-  async create(level: AccessLevelEntity, translation?: LevelTranslation): Promise<AccessLevelEntity> {
+  async create(
+    level: AccessLevelEntity,
+    translation?: LevelTranslation,
+    within?: InTransaction,
+  ): Promise<AccessLevelEntity> {
     return refuseForeignKeyViolations(TREE_CHANGED, () =>
       this.dataSource.transaction(async (manager) => {
         const saved = await manager.getRepository(AccessLevelEntity).save(level);
         if (translation !== undefined) await this.saveTranslation(manager, saved.id, translation);
+        await within?.(manager, saved.id);
         await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
         return saved;
       }),
@@ -81,7 +92,11 @@ export class AccessLevelsRepository {
    * Applies the updates together. With the tree locked (on MySQL every level row, in id order so that
    * concurrent writers cannot deadlock), `check` sees the current links and may refuse by throwing.
    */
-  async update(updates: LevelUpdate[], check: (links: LevelLink[]) => void): Promise<void> {
+  async update(
+    updates: LevelUpdate[],
+    check: (links: LevelLink[]) => void,
+    within?: InTransaction<number[]>,
+  ): Promise<void> {
     await refuseForeignKeyViolations(TREE_CHANGED, () =>
       this.dataSource.transaction(async (manager) => {
         check(await this.lockTree(manager));
@@ -90,6 +105,10 @@ export class AccessLevelsRepository {
           await levels.update({ id }, { ...columns, updatedAt: new Date() });
           if (translation !== undefined) await this.saveTranslation(manager, id, translation);
         }
+        await within?.(
+          manager,
+          updates.map((update) => update.id),
+        );
         await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
       }),
     );
@@ -100,13 +119,14 @@ export class AccessLevelsRepository {
    * them (group_permissions.access_level_id cascades). A child or asset added meanwhile makes the
    * database refuse: a 400.
    */
-  async delete(idsInOrder: number[]): Promise<void> {
+  async delete(idsInOrder: number[], within?: InTransaction<number[]>): Promise<void> {
     await refuseForeignKeyViolations(TREE_CHANGED, () =>
       this.dataSource.transaction(async (manager) => {
         for (const id of idsInOrder) {
           await this.translations.deleteAll(ACCESS_LEVEL_TRANSLATIONS, id, manager);
           await manager.getRepository(AccessLevelEntity).delete({ id });
         }
+        await within?.(manager, idsInOrder);
         await this.generations.bump(ACCESS_LEVELS_GENERATION, manager);
       }),
     );

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 
 import { ActorUser, requireAdmin } from '@dam/access';
 
-import { InvalidInput, LanguageService, UnknownResource, Paging, UrlService } from '@dam/platform';
+import {
+  DomainEvents,
+  InvalidInput,
+  LanguageService,
+  UnknownResource,
+  Paging,
+  UrlService,
+} from '@dam/platform';
 
 import { planChange } from './access-level-changes';
 
@@ -15,6 +22,13 @@ import { deepestFirst, findCycle, TreeLink as LevelLink } from '@dam/platform';
 import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
 
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
+
+import {
+  AccessLevelCreated,
+  AccessLevelDeleted,
+  accessLevelEventData,
+  AccessLevelUpdated,
+} from './events/access-level-events';
 
 import { AccessLevelEntity } from './entities/access-level.entity';
 
@@ -42,6 +56,7 @@ export class AccessLevelsService {
     private readonly urls: UrlService,
     private readonly images: AccessLevelImagesService,
     private readonly assetCounts: LevelAssetCounts,
+    private readonly events: DomainEvents,
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -81,7 +96,9 @@ export class AccessLevelsService {
       createdAt: now,
       updatedAt: now,
     });
-    const saved = await this.levels.create(level, translation);
+    const saved = await this.levels.create(level, translation, (manager, id) =>
+      this.events.record(manager, new AccessLevelCreated(accessLevelEventData(this.urls, id, actor.id))),
+    );
     return this.get(actor, saved.id, 'all');
   }
 
@@ -106,7 +123,15 @@ export class AccessLevelsService {
       if (parentId !== level.parentId) moves.set(level.id, parentId);
       updates.push({ id: level.id, ...planChange(write.input, level, parentId, language) });
     }
-    await this.levels.update(updates, (links) => this.checkTreeOrThrow(links, writes, moves));
+    await this.levels.update(
+      updates,
+      (links) => this.checkTreeOrThrow(links, writes, moves),
+      (manager, changed) =>
+        this.events.record(
+          manager,
+          ...changed.map((id) => new AccessLevelUpdated(accessLevelEventData(this.urls, id, actor.id))),
+        ),
+    );
     return Promise.all(ids.map((id) => this.get(actor, id, 'all')));
   }
 
@@ -128,7 +153,14 @@ export class AccessLevelsService {
     const [holding] = [...(await this.assetCounts.levelsWithAssets([...doomed]))];
     if (holding !== undefined)
       throw new InvalidInput(`access level ${holding} contains assets and cannot be deleted`);
-    await this.levels.delete(deepestFirst(chosen, all).map((level) => level.id));
+    await this.levels.delete(
+      deepestFirst(chosen, all).map((level) => level.id),
+      (manager, deleted) =>
+        this.events.record(
+          manager,
+          ...deleted.map((id) => new AccessLevelDeleted(accessLevelEventData(this.urls, id, actor.id))),
+        ),
+    );
     await this.images.discard(chosen.flatMap((level) => (level.imageKey === null ? [] : [level.imageKey])));
   }
 
@@ -153,6 +185,20 @@ export class AccessLevelsService {
   /** The parent link of every level (for tree rules in other areas). */
   async links(): Promise<LevelLink[]> {
     return (await this.levels.findAll()).map(({ id, parentId }) => ({ id, parentId }));
+  }
+
+  /** The name of each of `ids` that exists, in the request's language (labels, e.g. of search facets). */
+  async names(ids: number[]): Promise<Map<number, string>> {
+    const wanted = new Set(ids);
+    const rows = (await this.levels.findAll()).filter((row) => wanted.has(row.id));
+    const language = this.languages.readLanguage();
+    const texts = this.languages.isDefault(language)
+      ? undefined
+      : await this.levels.textsIn(
+          language,
+          rows.map((row) => row.id),
+        );
+    return new Map(rows.map((row) => [row.id, texts?.get(row.id)?.get('name') ?? row.name]));
   }
 
   private checkTreeOrThrow(

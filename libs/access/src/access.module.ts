@@ -1,5 +1,4 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CacheGenerationsModule, RootLinks } from '@dam/platform';
 import { AuthGuard } from './auth/auth.guard';
@@ -31,9 +30,9 @@ import { UsersController } from './users/users.controller';
     GroupsRepository,
     GroupsService,
     GroupMapper,
-    { provide: APP_GUARD, useClass: AuthGuard },
+    AuthGuard,
   ],
-  exports: [IdentityModule, PermissionsModule, UserMapper],
+  exports: [IdentityModule, PermissionsModule, UserMapper, AuthGuard],
 })
 export class AccessModule implements OnModuleInit {
   constructor(private readonly rootLinks: RootLinks) {}

@@ -5,6 +5,7 @@ import { ActorService } from './auth/actor.service';
 import { ApplicationUserBootstrap } from './oauth/application-user.bootstrap';
 import { OAuthClientEntity } from './oauth/entities/oauth-client.entity';
 import { OAuthTokenEntity } from './oauth/entities/oauth-token.entity';
+import { LoginThrottle } from './oauth/login-throttle';
 import { OAuthClientsService } from './oauth/oauth-clients.service';
 import { OAuthService } from './oauth/oauth.service';
 import { PurgeExpiredTokensJob } from './oauth/purge-expired-tokens.job';
@@ -32,6 +33,7 @@ import { UsersService } from './users/users.service';
     OAuthClientsService,
     TokensService,
     PurgeExpiredTokensJob,
+    LoginThrottle,
     OAuthService,
     ApplicationUserBootstrap,
   ],

@@ -1,10 +1,19 @@
 import { Controller, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, XmlList, XmlRoot } from '@dam/platform';
+import {
+  ApiBinaryBody,
+  ApiErrors,
+  ApiRedirect,
+  IdPipe,
+  sha256DigestField,
+  XmlList,
+  XmlRoot,
+} from '@dam/platform';
 import type { Request, Response } from 'express';
 import { AssetDownloadsService, AssetVersionRepresentation } from './asset-downloads.service';
 import { AssetUploadsService } from './asset-uploads.service';
+import { AssetVersionSchema, SaveStatusSchema, SignedUrlSchema } from './asset-content.api';
 
 /** Spec 4.5 items 5-7: the content of an asset, its versions and its (never present) save status. */
 @ApiTags('assets')
@@ -18,25 +27,49 @@ export class AssetContentController {
 
   /** The body is streamed into storage, never buffered. */
   @Put('content')
+  @ApiBinaryBody('The new content (unless `X-Copy-Temp-Chunked-File` names a temp chunked file)')
+  @ApiHeader({
+    name: 'X-Copy-Temp-Chunked-File',
+    required: false,
+    description: 'URL of a temp chunked file to use as the content',
+  })
+  @ApiHeader({
+    name: 'Upload-As-New-Version',
+    required: false,
+    description: '`true` keeps the old content as a version',
+  })
+  @ApiHeader({
+    name: 'Repr-Digest',
+    required: false,
+    description:
+      'RFC 9530 `sha-256=:<base64>:` of the whole content: a mismatch is a 400 and changes nothing',
+  })
+  @ApiQuery({ name: 'extractEmbeddedData', required: false, type: Boolean })
+  @ApiOkResponse({ description: 'Stored: an empty body; `Repr-Digest` carries the stored SHA-256' })
+  @ApiErrors(409)
   @HttpCode(200)
   async put(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
     @Query('extractEmbeddedData') extractEmbeddedData: unknown,
     @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     const { headers } = request;
-    await this.uploads.upload(actor, id, {
+    const stored = await this.uploads.upload(actor, id, {
       body: request,
       contentType: headers['content-type'],
       contentDisposition: headers['content-disposition'],
       asNewVersion: headers['upload-as-new-version'] as string | undefined,
       copyTempFile: headers['x-copy-temp-chunked-file'] as string | undefined,
       extractEmbeddedData,
+      reprDigest: headers['repr-digest'],
     });
+    response.setHeader('Repr-Digest', sha256DigestField(stored.sha256));
   }
 
   @Get('content')
+  @ApiRedirect('To a signed URL of the content')
   async content(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -46,6 +79,7 @@ export class AssetContentController {
   }
 
   @Get('content/url')
+  @ApiOkResponse({ description: 'The signed URL, also in `Location`', type: SignedUrlSchema })
   @XmlRoot('contentUrl')
   async contentUrl(
     @Actor() actor: ActorUser,
@@ -58,6 +92,7 @@ export class AssetContentController {
   }
 
   @Get('versions')
+  @ApiOkResponse({ type: AssetVersionSchema, isArray: true })
   @XmlList('assetVersions', 'assetVersion')
   versions(
     @Actor() actor: ActorUser,
@@ -67,6 +102,7 @@ export class AssetContentController {
   }
 
   @Get('versions/:version/content')
+  @ApiRedirect('To a signed URL of that version')
   async versionContent(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -77,6 +113,7 @@ export class AssetContentController {
   }
 
   @Get('content-save-status')
+  @ApiOkResponse({ description: 'Never: no save is pending, 404', type: SaveStatusSchema })
   @XmlRoot('saveStatus')
   saveStatus(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<never> {
     return this.downloads.saveStatus(actor, id);

@@ -44,7 +44,7 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     VerifyIntegrityJob,
     RegenerateRenditionsJob,
   ],
-  exports: [RenditionsService],
+  exports: [RenditionsService, AssetUploadsService],
 })
 export class AssetContentModule implements OnModuleInit {
   constructor(

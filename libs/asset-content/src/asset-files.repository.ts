@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssetContentWrites } from '@dam/assets';
-import { ObjectDeletions } from '@dam/platform';
+import { InTransaction, ObjectDeletions } from '@dam/platform';
 import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
@@ -70,10 +70,18 @@ export class AssetFilesRepository {
     file: NewFile,
     keepPrevious: boolean,
     facts: SwitchFacts,
+    within?: InTransaction,
   ): Promise<Switched | undefined> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.lockAsset(manager, assetId, facts.assetType))) return undefined;
-      return this.switchLocked(manager, assetId, { ...file, asNewVersion: keepPrevious }, facts);
+      const switched = await this.switchLocked(
+        manager,
+        assetId,
+        { ...file, asNewVersion: keepPrevious },
+        facts,
+      );
+      await within?.(manager, assetId);
+      return switched;
     });
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { ApiBinaryResponse, ApiRedirect, IdPipe } from '@dam/platform';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { AssetImagesService } from './asset-images.service';
@@ -15,6 +15,7 @@ export class AssetImagesController {
   constructor(private readonly images: AssetImagesService) {}
 
   @Get('thumbnail')
+  @ApiRedirect('To a signed URL of the thumbnail')
   thumbnail(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -24,6 +25,7 @@ export class AssetImagesController {
   }
 
   @Get('preview')
+  @ApiRedirect('To a signed URL of the preview')
   preview(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -33,6 +35,7 @@ export class AssetImagesController {
   }
 
   @Get('display')
+  @ApiRedirect('To a signed URL of the display image')
   display(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
@@ -42,12 +45,18 @@ export class AssetImagesController {
   }
 
   @Get('unwatermarked-large-image')
+  @ApiRedirect('To a signed URL of the large image')
   large(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number, @Res() response: Response) {
     return this.redirect(actor, id, 'large', response);
   }
 
   /** Streams the converted image; a failure after the first byte can only cut the response short. */
   @Get('conversion')
+  @ApiQuery({ name: 'width', required: false, schema: { type: 'integer', minimum: 1, maximum: 4096 } })
+  @ApiQuery({ name: 'height', required: false, schema: { type: 'integer', minimum: 1, maximum: 4096 } })
+  @ApiQuery({ name: 'format', required: false, enum: ['jpg', 'png', 'webp', 'gif'] })
+  @ApiQuery({ name: 'cropToFit', required: false, type: Boolean })
+  @ApiBinaryResponse('The converted image', 200, 'image/jpeg', 'image/png', 'image/webp', 'image/gif')
   async conversion(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,

@@ -13,9 +13,12 @@ import {
 } from '@dam/assets';
 import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
 import {
+  DigestCheck,
+  DomainEvents,
   InvalidInput,
   NotPermitted,
   parseBoolean,
+  parseDigestField,
   LanguageService,
   ObjectDeletions,
   ObjectStorage,
@@ -23,11 +26,13 @@ import {
   sizeLimited,
   StoredObject,
   uploadFilenameOrThrow,
+  UrlService,
 } from '@dam/platform';
 import { TempChunkedFilesService } from '@dam/temp-chunked-files';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
+import { AssetContentReplaced } from './events/content-events';
 import { AssetFilesRepository, FileValue, NewFile, SwitchFacts, Switched } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
 import { assetTypeOf, contentTypeOf, SNIFF_BYTES } from './content-types';
@@ -46,10 +51,30 @@ export interface ContentUpload {
   copyTempFile?: string;
   /** `extractEmbeddedData` */
   extractEmbeddedData?: unknown;
+  /** `Repr-Digest` (RFC 9530): the SHA-256 the whole content must have. */
+  reprDigest?: string | string[];
 }
 
-/** Where the bytes of an upload come from: the body, or the chunks of a temp file. */
+/** Where the bytes of an upload come from: the body, the chunks of a temp file, a finished tus upload. */
 export type ContentSource = (key: string) => Promise<StoredObject>;
+
+/** Content that arrived some other way (a finished tus upload), made the asset's content like a PUT. */
+export interface ContentFrom {
+  /** Writes the bytes under the key it is given. */
+  source: ContentSource;
+  /** As sent; made safe here. */
+  filename: string;
+  asNewVersion: boolean;
+  extractEmbeddedData: boolean;
+}
+
+/** What was stored: the answer's `Repr-Digest`. */
+export interface StoredContent {
+  sha256: string;
+  size: number;
+}
+
+type ContentMode = 'direct' | 'approval';
 
 /**
  * Content uploads (DESIGN §7): the bytes are written under a fresh key first, then one transaction makes
@@ -72,26 +97,75 @@ export class AssetUploadsService implements OnModuleInit {
     private readonly approvalSteps: AssetApprovalSteps,
     private readonly tempFiles: TempChunkedFilesService,
     private readonly deletions: ObjectDeletions,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   onModuleInit(): void {
     this.approvalSteps.register((manager, assetId) => this.approvePendingFile(manager, assetId));
   }
 
-  async upload(actor: ActorUser, id: number, upload: ContentUpload): Promise<void> {
+  async upload(actor: ActorUser, id: number, upload: ContentUpload): Promise<StoredContent> {
     const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
     const asNewVersion = parseBoolean(upload.asNewVersion, 'the Upload-As-New-Version header') ?? false;
     const extract = parseBoolean(upload.extractEmbeddedData, 'extractEmbeddedData') ?? false;
+    const digests = new DigestCheck(parseDigestField(upload.reprDigest, 'Repr-Digest', ['sha-256']) ?? []);
+    const mode = await this.contentModeOrThrow(actor, id);
+    const source = await this.sourceOf(actor, upload);
+    return this.replaceContent(actor, id, mode, { filename, asNewVersion, extract, digests, source });
+  }
+
+  /**
+   * Throws what a content PUT by `actor` on asset `id` would throw before reading any byte: 404 when it is
+   * not visible, 403 without the permission, 409 while someone else has it checked out. Asked when a
+   * resumable upload is created, long before its bytes are all there.
+   */
+  async assertContentWritable(actor: ActorUser, id: number): Promise<void> {
+    await this.contentModeOrThrow(actor, id);
+  }
+
+  /** Makes content that arrived another way (a finished tus upload) the asset's content, as a PUT does. */
+  async replaceFrom(actor: ActorUser, id: number, content: ContentFrom): Promise<StoredContent> {
+    const mode = await this.contentModeOrThrow(actor, id);
+    return this.replaceContent(actor, id, mode, {
+      filename: safeFilename(content.filename),
+      asNewVersion: content.asNewVersion,
+      extract: content.extractEmbeddedData,
+      digests: new DigestCheck([]),
+      source: content.source,
+    });
+  }
+
+  private async contentModeOrThrow(actor: ActorUser, id: number): Promise<ContentMode> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const mode = contentModeOrThrow(actor, grants, placed);
     await this.locks.assertEditableBy(actor, id);
-    const source = await this.sourceOf(actor, upload);
+    return mode;
+  }
 
+  /**
+   * Writes the bytes under a fresh key, checks them against the announced digests (a mismatch changes
+   * nothing: 400), then switches the asset to them.
+   */
+  private async replaceContent(
+    actor: ActorUser,
+    id: number,
+    mode: ContentMode,
+    content: {
+      filename: string;
+      asNewVersion: boolean;
+      extract: boolean;
+      digests: DigestCheck;
+      source: ContentSource;
+    },
+  ): Promise<StoredContent> {
+    const { filename, asNewVersion, extract, source } = content;
     const key = `assets/${id}/${randomUUID()}`;
     const stored = await this.store(key, source);
     let switched: Switched;
     let contentType: string;
     try {
+      content.digests.verify('the content', stored.sha256);
       const head = await this.objects.prefix(key, stored.size, SNIFF_BYTES);
       const file: NewFile = {
         storageKey: key,
@@ -110,6 +184,7 @@ export class AssetUploadsService implements OnModuleInit {
               file,
               asNewVersion,
               await this.factsOf(file, extract ? await this.embedded.valuesOf(key, stored.size) : []),
+              (manager) => this.events.record(manager, AssetContentReplaced.of(this.urls, id, actor.id)),
             );
       if (committed === undefined) throw new AssetNotFound(id);
       switched = committed;
@@ -120,6 +195,7 @@ export class AssetUploadsService implements OnModuleInit {
     // Committed: the replaced objects were queued with the switch and go after the response.
     this.deletions.deleteSoon(switched.obsoleteKeys);
     if (mode === 'direct') this.renditions.generateLater(id, switched.fileId, contentType);
+    return { sha256: stored.sha256, size: stored.size };
   }
 
   /** The chunks of the temp file named by `X-Copy-Temp-Chunked-File` (which remains), else the body. */
@@ -180,6 +256,7 @@ export class AssetUploadsService implements OnModuleInit {
     const pending: AssetFileEntity | null = await this.files.pending(assetId, manager);
     if (pending === null) return undefined;
     const switched = await this.files.promotePending(manager, pending, await this.factsOf(pending, []));
+    await this.events.record(manager, AssetContentReplaced.of(this.urls, assetId, pending.uploadedByUserId));
     return async () => {
       this.deletions.deleteSoon(switched.obsoleteKeys);
       this.renditions.generateLater(assetId, switched.fileId, pending.contentType);

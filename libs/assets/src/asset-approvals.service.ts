@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, PermissionsService } from '@dam/access';
-import { NotPermitted, Paging } from '@dam/platform';
+import { DomainEvents, NotPermitted, Paging, UrlService } from '@dam/platform';
 import { AssetReader } from './asset-reader.service';
 import { AssetWritesRepository } from './asset-writes.repository';
+import { AssetApproved, assetEventData } from './events/asset-events';
 import { InternalFilter } from './queries/asset-filter.sql';
 import { AssetQueriesService } from './queries/asset-queries.service';
 
@@ -19,6 +20,8 @@ export class AssetApprovalsService {
     private readonly reader: AssetReader,
     private readonly queries: AssetQueriesService,
     private readonly permissions: PermissionsService,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   /** Makes an asset awaiting upload approval live and applies its pending edits, in one transaction. */
@@ -27,7 +30,9 @@ export class AssetApprovalsService {
     if (!grants.onEvery(placed.accessLevelIds, 'approve')) {
       throw new NotPermitted('you need approve permission on every access level of the asset');
     }
-    await this.writes.approve(id);
+    await this.writes.approve(id, (manager) =>
+      this.events.record(manager, new AssetApproved(assetEventData(this.urls, id, actor.id))),
+    );
   }
 
   /** Submitted assets awaiting upload approval that the actor may approve. */

@@ -26,21 +26,23 @@ export class AssetContentWrites {
     private readonly languages: LanguageService,
   ) {}
 
-  /** Locks the asset row; false when the asset no longer exists. */
+  /** Locks the asset row, raising its version (its ETag changes); false when the asset no longer exists. */
   async lock(manager: EntityManager, assetId: number): Promise<boolean> {
-    await manager.query('UPDATE assets SET updated_at = updated_at WHERE id = ?', [assetId]);
+    await manager.query('UPDATE assets SET version = version + 1 WHERE id = ?', [assetId]);
     return manager.getRepository(AssetEntity).existsBy({ id: assetId });
   }
 
   /** Whether a new file awaits edit approval (part of `approved` and of the pending-edit queue). */
   async setContentPending(manager: EntityManager, assetId: number, pending: boolean): Promise<void> {
-    await manager.getRepository(AssetEntity).update({ id: assetId }, { contentPending: pending });
+    await manager
+      .getRepository(AssetEntity)
+      .update({ id: assetId }, { contentPending: pending, version: () => 'version + 1' });
   }
 
   /** The type from the new content (File, Image, ...); the asset counts as modified. False when gone. */
   async setContentType(manager: EntityManager, assetId: number, type: string): Promise<boolean> {
     const assets = manager.getRepository(AssetEntity);
-    await assets.update({ id: assetId }, { type, updatedAt: new Date() });
+    await assets.update({ id: assetId }, { type, updatedAt: new Date(), version: () => 'version + 1' });
     return assets.existsBy({ id: assetId });
   }
 

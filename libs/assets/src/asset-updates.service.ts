@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
-import { InvalidInput, NotPermitted, LanguageService } from '@dam/platform';
+import {
+  DomainEvent,
+  DomainEvents,
+  ifMatchOrThrow,
+  InvalidInput,
+  NotPermitted,
+  LanguageService,
+  UrlService,
+} from '@dam/platform';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetChanges, isEmpty } from './asset-changes';
 import { editOutcome, Outcome, uploadOutcome } from './rules/asset-permissions';
@@ -12,6 +21,7 @@ import { AssetEditLocks } from './ports/asset-edit-locks.port';
 import { PlacedAsset } from './ports/asset-state';
 import { isLive } from './rules/asset-visibility';
 import { readUpdateAssetRequest, UpdateAssetDto } from './dto/update-asset.request';
+import { AssetArchived, assetEventData, AssetSubmitted, AssetUpdated } from './events/asset-events';
 
 /**
  * PUT of an asset (spec 4.5.3 and the states of spec 3). Everything is validated before anything is
@@ -26,12 +36,21 @@ export class AssetUpdatesService {
     private readonly builder: AssetChangesBuilder,
     private readonly languages: LanguageService,
     private readonly locks: AssetEditLocks,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
-  async update(actor: ActorUser, id: number, body: UpdateAssetDto): Promise<AssetRepresentation> {
+  /** `ifMatch`: the request's `If-Match`; a tag of an earlier version of the asset is a 412. */
+  async update(
+    actor: ActorUser,
+    id: number,
+    body: UpdateAssetDto,
+    ifMatch?: string,
+  ): Promise<AssetRepresentation> {
     const request = readUpdateAssetRequest(body);
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const { asset } = placed;
+    ifMatchOrThrow(ifMatch, asset.version ?? 0, 'the asset');
     await this.locks.assertEditableBy(actor, id);
     if (request.submitted === false && asset.submitted) {
       throw new InvalidInput('an asset that has been submitted cannot be unsubmitted');
@@ -62,14 +81,20 @@ export class AssetUpdatesService {
     });
     addedLevelsOrThrow(grants, placed.accessLevelIds, changes, editMode === 'approval' || !live);
 
+    const data = assetEventData(this.urls, id, actor.id);
+    const events: DomainEvent[] = [];
+    if (!isEmpty(changes) || flags.archived === false) events.push(new AssetUpdated(data));
+    if (flags.submitted === true) events.push(new AssetSubmitted(data));
+    if (flags.archived === true) events.push(new AssetArchived(data));
+    const recordEvents = (manager: EntityManager) => this.events.record(manager, ...events);
     if (editMode === 'approval' && !isEmpty(changes)) {
-      await this.writes.update(id, {
-        apply: { values: [] },
-        pending: { editedByUserId: actor.id, changes },
-        flags,
-      });
+      await this.writes.update(
+        id,
+        { apply: { values: [] }, pending: { editedByUserId: actor.id, changes }, flags },
+        recordEvents,
+      );
     } else {
-      await this.writes.update(id, { apply: changes, flags });
+      await this.writes.update(id, { apply: changes, flags }, recordEvents);
     }
     return this.reader.representation(id);
   }

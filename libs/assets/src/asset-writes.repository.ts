@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AttributesCatalog } from '@dam/attributes';
-import { LanguageService, StateConflict, isForeignKeyViolation } from '@dam/platform';
+import { InTransaction, LanguageService, StateConflict, isForeignKeyViolation } from '@dam/platform';
 import { DataSource, EntityManager, MoreThan } from 'typeorm';
 import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
@@ -38,7 +38,8 @@ export class AssetWritesRepository {
     private readonly languages: LanguageService,
   ) {}
 
-  async update(assetId: number, update: AssetUpdate): Promise<void> {
+  /** `within` runs last in the same transaction (the owner records its events there). */
+  async update(assetId: number, update: AssetUpdate, within?: InTransaction): Promise<void> {
     const typeOf = await this.typesOf(update.apply);
     await this.inTransaction(async (manager) => {
       const modified = !isEmpty(update.apply) || Object.keys(update.flags).length > 0;
@@ -46,15 +47,17 @@ export class AssetWritesRepository {
       await this.touch(manager, assetId, update.flags, modified);
       await this.applyChanges(manager, assetId, update.apply, typeOf);
       if (update.pending !== undefined) await this.storePending(manager, assetId, update.pending);
+      await within?.(manager, assetId);
     });
   }
 
   /** Makes the asset live, applies its pending edits and runs the approval steps of other areas. */
-  async approve(assetId: number): Promise<void> {
+  async approve(assetId: number, within?: InTransaction): Promise<void> {
     let after: AfterApproval[] = [];
     await this.inTransaction(async (manager) => {
       await this.touch(manager, assetId, { uploadPending: false }, false);
       after = await this.approvalSteps.run(manager, assetId);
+      await within?.(manager, assetId);
       const pendingEdits = manager.getRepository(AssetPendingEditEntity);
       const pending = await pendingEdits.findOneBy({ assetId });
       if (pending === null) return;
@@ -74,11 +77,14 @@ export class AssetWritesRepository {
   ): Promise<void> {
     const set: Partial<AssetEntity> = { ...flags };
     if (modified) set.updatedAt = new Date();
+    // Every write of an asset passes here (or AssetContentWrites.lock) first: its version goes up.
     if (Object.keys(set).length === 0) {
-      await manager.query('UPDATE assets SET updated_at = updated_at WHERE id = ?', [assetId]);
+      await manager.query('UPDATE assets SET version = version + 1 WHERE id = ?', [assetId]);
       return;
     }
-    await manager.getRepository(AssetEntity).update({ id: assetId }, set);
+    await manager
+      .getRepository(AssetEntity)
+      .update({ id: assetId }, { ...set, version: () => 'version + 1' });
   }
 
   /** The attribute types the search index needs, asked of the attributes area. */

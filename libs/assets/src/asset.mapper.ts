@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttributeDefinition, SystemAttribute } from '@dam/attributes';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, withVersion, xmlMapping } from '@dam/platform';
 import { formatTimestamp, formatValue, isTranslatable } from './attribute-values';
 import { AssetState } from './ports/asset-state';
 import { isApproved } from './rules/approval-state';
@@ -86,7 +86,7 @@ export class AssetMapper {
     };
     if (asset.assetTypeId !== null)
       representation.assetTypeUrl = this.urls.rest('asset-types', asset.assetTypeId);
-    return representation;
+    return asset.version === undefined ? representation : withVersion(representation, asset.version);
   }
 
   pendingApproval(id: number): PendingApprovalRepresentation {

@@ -3,6 +3,7 @@ import {
   Controller,
   Delete,
   Get,
+  Headers,
   HttpCode,
   Param,
   Post,
@@ -10,13 +11,14 @@ import {
   Res,
   UseInterceptors,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ActorUser, Actor } from '@dam/access';
-import { IdPipe, XmlRoot } from '@dam/platform';
+import { ApiErrors, ETagged, IdPipe, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetUpdatesService } from './asset-updates.service';
 import { ASSET_XML, AssetRepresentation } from './asset.mapper';
+import { AssetSchema } from './assets.api';
 import { AssetsService } from './assets.service';
 import { CreateAssetDto, createAssetJsonShape } from './dto/create-asset.request';
 import { UpdateAssetDto, updateAssetJsonShape } from './dto/update-asset.request';
@@ -35,6 +37,7 @@ export class AssetsController {
   /** JSON, or XML (a `createAsset` document), shaped as JSON by the interceptor. */
   @Post()
   @ApiConsumes('application/json', 'application/xml')
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: AssetSchema })
   @UseInterceptors(new XmlBodyInterceptor(createAssetJsonShape))
   @XmlRoot(ASSET_XML)
   async create(
@@ -47,7 +50,9 @@ export class AssetsController {
     return asset;
   }
 
+  @ETagged()
   @Get(':id')
+  @ApiOkResponse({ type: AssetSchema })
   @XmlRoot(ASSET_XML)
   get(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<AssetRepresentation> {
     return this.assets.get(actor, id);
@@ -56,24 +61,34 @@ export class AssetsController {
   /** JSON, or the `asset` XML document that GET answers as XML, shaped as JSON by the interceptor. */
   @Put(':id')
   @ApiConsumes('application/json', 'application/xml')
+  @ApiOkResponse({ type: AssetSchema })
+  @ApiErrors(409)
   @UseInterceptors(new XmlBodyInterceptor(updateAssetJsonShape))
   @XmlRoot(ASSET_XML)
   update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('asset')) id: number,
     @Body() body: UpdateAssetDto,
+    @Headers('if-match') ifMatch: string | undefined,
   ): Promise<AssetRepresentation> {
-    return this.updates.update(actor, id, body);
+    return this.updates.update(actor, id, body, ifMatch);
   }
 
   @Delete(':id')
+  @ApiErrors(409)
   @HttpCode(204)
-  delete(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<void> {
-    return this.assets.delete(actor, id);
+  delete(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Headers('if-match') ifMatch: string | undefined,
+  ): Promise<void> {
+    return this.assets.delete(actor, id, ifMatch);
   }
 
   /** 200 with an empty body. */
   @Post(':id/approve')
+  @ApiOkResponse({ description: 'Approved: an empty body' })
+  @ApiErrors(409)
   @HttpCode(200)
   async approve(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<void> {
     await this.approvals.approve(actor, id);

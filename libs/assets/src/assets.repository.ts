@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { InTransaction } from '@dam/platform';
 import { DataSource, In } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
@@ -36,6 +37,7 @@ const ASSET_COLUMNS: ReadonlyArray<[keyof AssetRecord & keyof AssetEntity, strin
   ['addedByUserId', 'added_by_user_id'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],
+  ['version', 'version'],
 ];
 
 /** `a.<column> AS <column>, ...` of the asset row. */
@@ -153,7 +155,8 @@ export class AssetsRepository {
     };
   }
 
-  async create(asset: NewAsset): Promise<number> {
+  /** `within` runs in the same transaction, with the new id (the owner records its events there). */
+  async create(asset: NewAsset, within?: InTransaction): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const now = new Date();
       const saved = await manager.getRepository(AssetEntity).save(
@@ -172,6 +175,7 @@ export class AssetsRepository {
       await manager
         .getRepository(AssetAccessLevelEntity)
         .insert(asset.accessLevelIds.map((accessLevelId) => ({ assetId: saved.id, accessLevelId })));
+      await within?.(manager, saved.id);
       return saved.id;
     });
   }
@@ -193,11 +197,19 @@ export class AssetsRepository {
       id: Number(record.id),
       assetTypeId: record.assetTypeId === null ? null : Number(record.assetTypeId),
       addedByUserId: record.addedByUserId === null ? null : Number(record.addedByUserId),
+      version: Number(record.version),
     };
   }
 
   /** Values, placements, parents and pending edits go with it (foreign keys cascade). */
-  async delete(id: number): Promise<void> {
-    await this.dataSource.getRepository(AssetEntity).delete({ id });
+  async delete(id: number, within?: InTransaction): Promise<void> {
+    if (within === undefined) {
+      await this.dataSource.getRepository(AssetEntity).delete({ id });
+      return;
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(AssetEntity).delete({ id });
+      await within(manager, id);
+    });
   }
 }

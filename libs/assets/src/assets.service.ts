@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ActorService, ActorUser, PermissionsService } from '@dam/access';
-import { AppConfig, InvalidInput, NotPermitted } from '@dam/platform';
+import {
+  AppConfig,
+  DomainEvents,
+  ifMatchOrThrow,
+  InvalidInput,
+  NotPermitted,
+  UrlService,
+} from '@dam/platform';
 import { uploadOutcome } from './rules/asset-permissions';
 import { AssetReader } from './asset-reader.service';
 import { AssetReferences, NO_ACCESS_LEVELS } from './asset-references.service';
@@ -8,6 +15,13 @@ import { AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';
 import { CreateAssetDto, readCreateAssetRequest } from './dto/create-asset.request';
 import { AssetEditLocks } from './ports/asset-edit-locks.port';
+import {
+  AssetCreated,
+  AssetDeleted,
+  assetEventData,
+  AssetRejected,
+  AssetSubmitted,
+} from './events/asset-events';
 
 /** Creating, reading and deleting assets (spec 4.5 items 1, 2 and 4). Updates: AssetUpdatesService. */
 @Injectable()
@@ -20,6 +34,8 @@ export class AssetsService {
     private readonly actors: ActorService,
     private readonly config: AppConfig,
     private readonly locks: AssetEditLocks,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   /**
@@ -44,13 +60,20 @@ export class AssetsService {
         'you need upload permission on every one of the access levels to create this asset',
       );
     }
-    const id = await this.assets.create({
-      submitted: request.submit,
-      uploadPending: request.submit && outcome === 'approval',
-      assetTypeId,
-      addedByUserId: actor.id,
-      accessLevelIds: request.accessLevelIds,
-    });
+    const id = await this.assets.create(
+      {
+        submitted: request.submit,
+        uploadPending: request.submit && outcome === 'approval',
+        assetTypeId,
+        addedByUserId: actor.id,
+        accessLevelIds: request.accessLevelIds,
+      },
+      (manager, assetId) => {
+        const data = assetEventData(this.urls, assetId, actor.id);
+        const events = [new AssetCreated(data), ...(request.submit ? [new AssetSubmitted(data)] : [])];
+        return this.events.record(manager, ...events);
+      },
+    );
     return this.reader.representation(id);
   }
 
@@ -58,12 +81,19 @@ export class AssetsService {
     return this.reader.visibleRepresentation(actor, id);
   }
 
-  async delete(actor: ActorUser, id: number): Promise<void> {
+  /** `ifMatch`: the request's `If-Match`; a tag of an earlier version of the asset is a 412. */
+  async delete(actor: ActorUser, id: number, ifMatch?: string): Promise<void> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
+    ifMatchOrThrow(ifMatch, placed.asset.version ?? 0, 'the asset');
     if (!grants.onEvery(placed.accessLevelIds, 'delete')) {
       throw new NotPermitted('you need delete permission on every access level of the asset');
     }
     await this.locks.assertEditableBy(actor, id);
-    await this.assets.delete(id);
+    const data = assetEventData(this.urls, id, actor.id);
+    // An upload awaiting approval deleted by another (an approver) is how it is turned down.
+    const rejected = placed.asset.uploadPending && placed.asset.addedByUserId !== actor.id;
+    await this.assets.delete(id, (manager) =>
+      this.events.record(manager, ...(rejected ? [new AssetRejected(data)] : []), new AssetDeleted(data)),
+    );
   }
 }

@@ -18,3 +18,4 @@ export { CreateAssetDto } from './dto/create-asset.request';
 export type { CreateAssetRequest } from './dto/create-asset.request';
 export { UpdateAssetDto } from './dto/update-asset.request';
 export type { UpdateAssetRequest } from './dto/update-asset.request';
+export * from './events/asset-events';

@@ -1,10 +1,11 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { readPaging, UrlService, writePagingHeaders, XmlList } from '@dam/platform';
+import { ApiPaging, readPaging, UrlService, writePagingHeaders, XmlList } from '@dam/platform';
 import type { Response } from 'express';
 import { AssetApprovalsService, IdPage } from './asset-approvals.service';
 import { AssetMapper, PENDING_APPROVAL_XML, PendingApprovalRepresentation } from './asset.mapper';
+import { PendingApprovalSchema } from './assets.api';
 
 /** What awaits approval, filtered to what the actor (or `?userId=`) may approve. */
 @ApiTags('assets')
@@ -18,6 +19,8 @@ export class PendingApprovalsController {
   ) {}
 
   @Get('pending-upload-approvals')
+  @ApiPaging()
+  @ApiOkResponse({ type: PendingApprovalSchema, isArray: true })
   @XmlList('pendingApprovals', PENDING_APPROVAL_XML)
   async uploads(
     @Actor() actor: ActorUser,
@@ -30,6 +33,8 @@ export class PendingApprovalsController {
   }
 
   @Get('pending-edit-approvals')
+  @ApiPaging()
+  @ApiOkResponse({ type: PendingApprovalSchema, isArray: true })
   @XmlList('pendingApprovals', PENDING_APPROVAL_XML)
   async edits(
     @Actor() actor: ActorUser,

@@ -1,11 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, readPaging, UrlService, writePagingHeaders, XmlRoot, XmlUrls } from '@dam/platform';
+import {
+  ApiPaging,
+  ETagged,
+  IdPipe,
+  readPaging,
+  UrlService,
+  writePagingHeaders,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/platform';
 import type { Response } from 'express';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategoryRepresentation } from './category.mapper';
 import { CategoryWriteDto } from './dto/category-write.dto';
+import { CategorySchema } from './categories.api';
 
 @ApiTags('categories')
 @ApiBearerAuth()
@@ -17,8 +27,11 @@ export class CategoriesController {
     private readonly urls: UrlService,
   ) {}
 
+  @ETagged()
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
@@ -31,6 +44,7 @@ export class CategoriesController {
 
   @Post()
   @XmlRoot(CATEGORY_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: CategorySchema })
   async create(
     @Actor() actor: ActorUser,
     @Body() body: CategoryWriteDto,
@@ -41,14 +55,17 @@ export class CategoriesController {
     return this.mapper.toRepresentation(category);
   }
 
+  @ETagged()
   @Get(':id')
   @XmlRoot(CATEGORY_XML)
+  @ApiOkResponse({ type: CategorySchema })
   async get(@Param('id', new IdPipe('category')) id: number): Promise<CategoryRepresentation> {
     return this.mapper.toRepresentation(await this.categories.get(id));
   }
 
   @Put(':id')
   @XmlRoot(CATEGORY_XML)
+  @ApiOkResponse({ type: CategorySchema })
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('category')) id: number,

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InvalidInput, FieldTexts, isForeignKeyViolation, TranslationsService } from '@dam/platform';
+import {
+  InvalidInput,
+  FieldTexts,
+  InTransaction,
+  isForeignKeyViolation,
+  TranslationsService,
+} from '@dam/platform';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { TreeLink as CategoryLink } from '@dam/platform';
 import { CategoryEntity } from './entities/category.entity';
@@ -63,11 +69,16 @@ export class CategoriesRepository {
   }
 
   /** Inserts a category and, when written in another language, that language's texts too. */
-  async create(category: CategoryEntity, translation?: CategoryTranslation): Promise<CategoryEntity> {
+  async create(
+    category: CategoryEntity,
+    translation?: CategoryTranslation,
+    within?: InTransaction,
+  ): Promise<CategoryEntity> {
     return this.writing(() =>
       this.dataSource.transaction(async (manager) => {
         const saved = await manager.getRepository(CategoryEntity).save(category);
         if (translation !== undefined) await this.saveTranslation(saved.id, translation, manager);
+        await within?.(manager, saved.id);
         return saved;
       }),
     );
@@ -82,6 +93,7 @@ export class CategoriesRepository {
     id: number,
     changes: CategoryChanges,
     checkTree: (links: CategoryLink[]) => void,
+    within?: InTransaction,
   ): Promise<boolean> {
     return this.writing(() =>
       this.dataSource.transaction(async (manager) => {
@@ -94,6 +106,7 @@ export class CategoriesRepository {
         if (changes.parentId !== undefined) columns.parentId = changes.parentId;
         await manager.getRepository(CategoryEntity).update({ id }, columns);
         if (changes.translation !== undefined) await this.saveTranslation(id, changes.translation, manager);
+        await within?.(manager, id);
         return true;
       }),
     );
@@ -104,11 +117,12 @@ export class CategoriesRepository {
   }
 
   /** Deletes a category and its texts; a child or asset added meanwhile makes the database refuse (400). */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, within?: InTransaction): Promise<void> {
     await this.writing(() =>
       this.dataSource.transaction(async (manager) => {
         await this.translations.deleteAll(CATEGORY_TRANSLATIONS, id, manager);
-        await manager.getRepository(CategoryEntity).delete({ id });
+        const deleted = await manager.getRepository(CategoryEntity).delete({ id });
+        if ((deleted.affected ?? 0) > 0) await within?.(manager, id);
       }),
     );
   }

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 
 import { ActorUser, PermissionsService, requireAdmin } from '@dam/access';
 
-import { InvalidInput, LanguageService, UnknownResource, Paging, UrlService } from '@dam/platform';
+import {
+  DomainEvents,
+  InvalidInput,
+  LanguageService,
+  UnknownResource,
+  Paging,
+  UrlService,
+} from '@dam/platform';
 
 import { CategoriesRepository, CategoryChanges, CategoryTranslation } from './categories.repository';
 
@@ -23,6 +30,13 @@ import { CategoryWriteDto } from './dto/category-write.dto';
 import { CategoryEntity } from './entities/category.entity';
 
 import { CategoryAssetCounts } from './ports/category-asset-counts.port';
+
+import {
+  CategoryCreated,
+  CategoryDeleted,
+  categoryEventData,
+  CategoryUpdated,
+} from './events/category-events';
 
 const MAX_NAME = 255;
 const MAX_DESCRIPTION = 10_000;
@@ -45,6 +59,7 @@ export class CategoriesService {
     private readonly languages: LanguageService,
     private readonly urls: UrlService,
     private readonly assetCounts: CategoryAssetCounts,
+    private readonly events: DomainEvents,
   ) {}
 
   listIds(paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -93,7 +108,9 @@ export class CategoriesService {
     const translation = this.languages.isDefault(language)
       ? undefined
       : { language, name, ...(description === null ? {} : { description }) };
-    const saved = await this.categories.create(category, translation);
+    const saved = await this.categories.create(category, translation, (manager, id) =>
+      this.events.record(manager, new CategoryCreated(categoryEventData(this.urls, id, actor.id))),
+    );
     return this.get(saved.id);
   }
 
@@ -114,7 +131,13 @@ export class CategoriesService {
     const changes: CategoryChanges = { parentId };
     if (this.languages.isDefault(language)) Object.assign(changes, { name, description });
     else changes.translation = { language, name, description } satisfies CategoryTranslation;
-    const found = await this.categories.update(id, changes, (links) => checkMove(links, id, parentId));
+    const found = await this.categories.update(
+      id,
+      changes,
+      (links) => checkMove(links, id, parentId),
+      (manager) =>
+        this.events.record(manager, new CategoryUpdated(categoryEventData(this.urls, id, actor.id))),
+    );
     if (!found) throw notFound(id);
     return this.get(id);
   }
@@ -129,7 +152,9 @@ export class CategoriesService {
     if (await this.assetCounts.hasAssets(id)) {
       throw new InvalidInput(`category ${id} still contains assets: remove them from it first`);
     }
-    await this.categories.delete(id);
+    await this.categories.delete(id, (manager) =>
+      this.events.record(manager, new CategoryDeleted(categoryEventData(this.urls, id, actor.id))),
+    );
   }
 
   /** The ids among `ids` that name no category, in the order given. */
@@ -141,6 +166,13 @@ export class CategoriesService {
   /** The parent link of every category (for tree rules in other areas). */
   async links(): Promise<CategoryLink[]> {
     return (await this.categories.findAll()).map(({ id, parentId }) => ({ id, parentId }));
+  }
+
+  /** The name of each of `ids` that exists, in the request's language (labels, e.g. of search facets). */
+  async names(ids: number[]): Promise<Map<number, string>> {
+    const wanted = new Set(ids);
+    const rows = (await this.localizedRows()).filter((row) => wanted.has(row.id));
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 
   /** Every category, texts in the request's language falling back to the default language. */

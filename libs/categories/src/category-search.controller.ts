@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { XmlList } from '@dam/platform';
 import { Actor, ActorUser } from '@dam/access';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategorySearchNode } from './category.mapper';
 import { readCategorySearchQuery } from './dto/category-search.query';
+import { CategorySearchNodeSchema } from './categories.api';
 
 @ApiTags('categories')
 @ApiBearerAuth()
@@ -16,6 +17,7 @@ export class CategorySearchController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: CategorySearchNodeSchema, isArray: true })
   @ApiQuery({ name: 'parentId', required: false, type: Number })
   @ApiQuery({ name: 'userId', required: false, type: Number })
   @ApiQuery({ name: 'count', required: false, type: Boolean })

@@ -1,7 +1,10 @@
 import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
+  ApiErrors,
+  ApiPaging,
+  ApiRedirect,
   IdPipe,
   PagingQuery,
   readPaging,
@@ -19,6 +22,7 @@ import {
 } from './checkout.mapper';
 import { CheckoutService } from './checkout.service';
 import { NamedCheckoutDto, UpdateCheckoutDto } from './dto/checkout.dto';
+import { CheckoutListItemSchema, CheckoutStatusSchema } from './checkout.api';
 
 /** One asset's checkout answers at both of its addresses (spec 4.6). */
 const ONE_CHECKOUT = ['assets/:assetId/checkout', 'checkout/:assetId'];
@@ -35,6 +39,7 @@ export class CheckoutController {
   ) {}
 
   @Get(ONE_CHECKOUT)
+  @ApiOkResponse({ type: CheckoutStatusSchema })
   @XmlRoot(CHECKOUT_XML)
   async get(
     @Actor() actor: ActorUser,
@@ -44,6 +49,8 @@ export class CheckoutController {
   }
 
   @Put(ONE_CHECKOUT)
+  @ApiOkResponse({ type: CheckoutStatusSchema })
+  @ApiErrors(409)
   @XmlRoot(CHECKOUT_XML)
   async update(
     @Actor() actor: ActorUser,
@@ -54,6 +61,8 @@ export class CheckoutController {
   }
 
   @Get('checkout')
+  @ApiPaging()
+  @ApiOkResponse({ type: CheckoutListItemSchema, isArray: true })
   @XmlList('checkouts', CHECKOUT_XML)
   async list(
     @Actor() actor: ActorUser,
@@ -67,6 +76,7 @@ export class CheckoutController {
   }
 
   @Post('checkout')
+  @ApiRedirect('To the checkout resource of the asset, `/rest/checkout/{assetId}`')
   async locate(
     @Actor() actor: ActorUser,
     @Body() request: NamedCheckoutDto,
@@ -77,6 +87,8 @@ export class CheckoutController {
   }
 
   @Put('checkout')
+  @ApiOkResponse({ type: CheckoutStatusSchema })
+  @ApiErrors(409)
   @XmlRoot(CHECKOUT_XML)
   async updateNamed(
     @Actor() actor: ActorUser,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
+import { InTransaction, isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
 import { Repository } from 'typeorm';
 import { AssetCheckoutEntity } from './entities/asset-checkout.entity';
 
@@ -19,9 +19,14 @@ export class CheckoutRepository {
   }
 
   /** Checks out with one INSERT: a row already there (also from a concurrent request) is 'taken'. */
-  async insert(assetId: number, userId: number): Promise<InsertOutcome> {
+  async insert(assetId: number, userId: number, within?: InTransaction): Promise<InsertOutcome> {
     try {
-      await this.checkouts.insert({ assetId, userId, checkedOutAt: new Date() });
+      await this.checkouts.manager.transaction(async (manager) => {
+        await manager
+          .getRepository(AssetCheckoutEntity)
+          .insert({ assetId, userId, checkedOutAt: new Date() });
+        await within?.(manager, assetId);
+      });
       return 'inserted';
     } catch (error) {
       if (isUniqueViolation(error)) return 'taken';
@@ -31,11 +36,15 @@ export class CheckoutRepository {
   }
 
   /** Checks in; with `holderId`, only when the asset is still checked out to that user. */
-  async delete(assetId: number, holderId?: number): Promise<boolean> {
-    const result = await this.checkouts.delete(
-      holderId === undefined ? { assetId } : { assetId, userId: holderId },
-    );
-    return (result.affected ?? 0) > 0;
+  async delete(assetId: number, holderId?: number, within?: InTransaction): Promise<boolean> {
+    return this.checkouts.manager.transaction(async (manager) => {
+      const result = await manager
+        .getRepository(AssetCheckoutEntity)
+        .delete(holderId === undefined ? { assetId } : { assetId, userId: holderId });
+      const deleted = (result.affected ?? 0) > 0;
+      if (deleted) await within?.(manager, assetId);
+      return deleted;
+    });
   }
 
   /** Checkouts held by one user, or all of them; oldest first. */

@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AccessGrants, ActorUser, isPrivileged, PermissionsService, UsersService } from '@dam/access';
 import { AssetQueries, AssetReader, PlacedAsset } from '@dam/assets';
 import {
   DomainError,
+  DomainEvents,
   InvalidInput,
   NotPermitted,
   Paging,
   parseOptionalId,
   UnknownResource,
+  UrlService,
 } from '@dam/platform';
 import { AssetCheckedOut } from './checkout-errors';
 import { CheckoutLocks } from './checkout-locks';
 import { CheckoutRepository } from './checkout.repository';
+import { AssetCheckedInEvent, AssetCheckedOutEvent, checkoutEventData } from './events/checkout-events';
 
 /** A checkout as the service reports it: `holderId` 0 means checked in. */
 export interface CheckoutState {
@@ -39,6 +43,8 @@ export class CheckoutService {
     private readonly assetQueries: AssetQueries,
     private readonly permissions: PermissionsService,
     private readonly users: UsersService,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   async get(actor: ActorUser, assetId: number, missing: Missing = notFound): Promise<CheckoutState> {
@@ -119,7 +125,12 @@ export class CheckoutService {
     // Read first for the usual case; the INSERT against the primary key settles races.
     let holderId = await this.checkouts.holderOf(assetId);
     if (holderId === null) {
-      const outcome = await this.checkouts.insert(assetId, target);
+      const outcome = await this.checkouts.insert(assetId, target, (manager) =>
+        this.events.record(
+          manager,
+          new AssetCheckedOutEvent(checkoutEventData(this.urls, assetId, target, actor.id)),
+        ),
+      );
       if (outcome === 'missing') throw notFound(assetId);
       holderId = outcome === 'inserted' ? target : await this.checkouts.holderOf(assetId);
     }
@@ -131,8 +142,13 @@ export class CheckoutService {
     const assetId = placed.asset.id;
     const holderId = await this.checkouts.holderOf(assetId);
     if (holderId === null) return 0;
+    const checkedIn = (held: number) => (manager: EntityManager) =>
+      this.events.record(
+        manager,
+        new AssetCheckedInEvent(checkoutEventData(this.urls, assetId, held, actor.id)),
+      );
     if (isPrivileged(actor)) {
-      await this.checkouts.delete(assetId);
+      await this.checkouts.delete(assetId, undefined, checkedIn(holderId));
       return 0;
     }
     if (holderId !== actor.id) {
@@ -141,7 +157,7 @@ export class CheckoutService {
     }
     // Conditional, so a concurrent hand-over to someone else is not undone.
     if (
-      !(await this.checkouts.delete(assetId, actor.id)) &&
+      !(await this.checkouts.delete(assetId, actor.id, checkedIn(actor.id))) &&
       (await this.checkouts.holderOf(assetId)) !== null
     ) {
       throw new AssetCheckedOut();

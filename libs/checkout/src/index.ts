@@ -3,3 +3,4 @@ export * from './checkout-errors';
 export { CheckoutService } from './checkout.service';
 export type { CheckoutState } from './checkout.service';
 export { CHECKOUT_XML } from './checkout.mapper';
+export * from './events/checkout-events';

@@ -1,2 +1,3 @@
 export * from './lightboxes.module';
 export { LIGHTBOX_ITEM_XML, LIGHTBOX_XML } from './lightbox.mapper';
+export * from './events/lightbox-events';

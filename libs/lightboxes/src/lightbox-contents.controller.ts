@@ -1,7 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, readPaging, writePagingHeaders, XmlList, XmlRoot } from '@dam/platform';
+import {
+  ApiPaging,
+  IdPipe,
+  PagingQuery,
+  readPaging,
+  writePagingHeaders,
+  XmlList,
+  XmlRoot,
+} from '@dam/platform';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { AddLightboxContentDto } from './dto/lightbox.dto';
@@ -12,6 +20,7 @@ import {
   LightboxContentItem,
   LightboxMapper,
 } from './lightbox.mapper';
+import { LightboxContentInstanceSchema, LightboxContentItemSchema } from './lightboxes.api';
 
 /** Spec 4.4 5-8: the assets in a lightbox. */
 @ApiTags('lightboxes')
@@ -24,6 +33,8 @@ export class LightboxContentsController {
   ) {}
 
   @Get()
+  @ApiPaging()
+  @ApiOkResponse({ type: LightboxContentItemSchema, isArray: true })
   @XmlList('lightboxItems', LIGHTBOX_ITEM_XML)
   async list(
     @Actor() actor: ActorUser,
@@ -39,6 +50,8 @@ export class LightboxContentsController {
 
   /** 201 when added; 200 with the same Location when the asset was already there. */
   @Post()
+  @ApiCreatedResponse({ description: 'Added; `Location` is its URL', type: LightboxContentInstanceSchema })
+  @ApiOkResponse({ description: 'Already in the lightbox', type: LightboxContentInstanceSchema })
   @XmlRoot(LIGHTBOX_ITEM_XML)
   async add(
     @Actor() actor: ActorUser,
@@ -52,6 +65,7 @@ export class LightboxContentsController {
   }
 
   @Get(':assetId')
+  @ApiOkResponse({ type: LightboxContentInstanceSchema })
   @XmlRoot(LIGHTBOX_ITEM_XML)
   async get(
     @Actor() actor: ActorUser,

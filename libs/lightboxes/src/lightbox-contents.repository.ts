@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
+import { InTransaction, isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
 import { Repository } from 'typeorm';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 
@@ -23,9 +23,12 @@ export class LightboxContentsRepository {
   }
 
   /** One INSERT: a second add (also a concurrent one) finds the row 'present'. */
-  async add(lightboxId: number, assetId: number): Promise<AddOutcome> {
+  async add(lightboxId: number, assetId: number, within?: InTransaction): Promise<AddOutcome> {
     try {
-      await this.contents.insert({ lightboxId, assetId, addedAt: new Date() });
+      await this.contents.manager.transaction(async (manager) => {
+        await manager.getRepository(LightboxAssetEntity).insert({ lightboxId, assetId, addedAt: new Date() });
+        await within?.(manager, assetId);
+      });
       return 'added';
     } catch (error) {
       if (isUniqueViolation(error)) return 'present';
@@ -34,7 +37,10 @@ export class LightboxContentsRepository {
     }
   }
 
-  async remove(lightboxId: number, assetId: number): Promise<void> {
-    await this.contents.delete({ lightboxId, assetId });
+  async remove(lightboxId: number, assetId: number, within?: InTransaction): Promise<void> {
+    await this.contents.manager.transaction(async (manager) => {
+      const removed = await manager.getRepository(LightboxAssetEntity).delete({ lightboxId, assetId });
+      if ((removed.affected ?? 0) > 0) await within?.(manager, assetId);
+    });
   }
 }

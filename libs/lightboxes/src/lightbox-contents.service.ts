@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, AssetRepresentation } from '@dam/assets';
-import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { DomainEvents, InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
 import { AssetNotInLightbox, AssetNotViewableByOwner } from './lightbox-errors';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxesService } from './lightboxes.service';
+import { LightboxAssetAdded, lightboxAssetEventData, LightboxAssetRemoved } from './events/lightbox-events';
 
 /** An asset in a lightbox, as the assets area represents it in the request's language. */
 export interface ContentView {
@@ -31,6 +32,7 @@ export class LightboxContentsService {
     private readonly contents: LightboxContentsRepository,
     private readonly assets: AssetReader,
     private readonly urls: UrlService,
+    private readonly events: DomainEvents,
   ) {}
 
   /** In the order they were added; one page of them when `paging` is given. */
@@ -55,14 +57,21 @@ export class LightboxContentsService {
     lightboxId: number,
     url: unknown,
   ): Promise<ContentRef & { added: boolean }> {
-    const { viewer } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
+    const { viewer, lightbox } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
     if (url === undefined || url === null)
       throw new InvalidInput('you must supply the url of the asset to add');
     const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset', 'url');
     if ((await this.lightboxes.visibleAssetIds(viewer, [assetId])).length === 0) {
       throw new AssetNotViewableByOwner(assetId);
     }
-    const outcome = await this.contents.add(lightboxId, assetId);
+    const outcome = await this.contents.add(lightboxId, assetId, (manager) =>
+      this.events.record(
+        manager,
+        new LightboxAssetAdded(
+          lightboxAssetEventData(this.urls, lightbox.userId, lightboxId, assetId, actor.id),
+        ),
+      ),
+    );
     if (outcome === 'missing') throw new AssetNotViewableByOwner(assetId);
     return { ownerId, lightboxId, assetId, added: outcome === 'added' };
   }
@@ -78,7 +87,12 @@ export class LightboxContentsService {
 
   async remove(actor: ActorUser, ownerId: number, lightboxId: number, assetId: number): Promise<void> {
     await this.get(actor, ownerId, lightboxId, assetId);
-    await this.contents.remove(lightboxId, assetId);
+    await this.contents.remove(lightboxId, assetId, (manager) =>
+      this.events.record(
+        manager,
+        new LightboxAssetRemoved(lightboxAssetEventData(this.urls, ownerId, lightboxId, assetId, actor.id)),
+      ),
+    );
   }
 
   /** An asset deleted while the list was read is simply left out. */

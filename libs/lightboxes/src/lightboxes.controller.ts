@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
+  ApiErrors,
+  ApiPaging,
   IdPipe,
   PagingQuery,
   readPaging,
@@ -15,6 +17,7 @@ import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { LightboxWriteDto } from './dto/lightbox.dto';
 import { LIGHTBOX_XML, LightboxListItem, LightboxMapper, LightboxRepresentation } from './lightbox.mapper';
 import { LightboxesService } from './lightboxes.service';
+import { LightboxListItemSchema, LightboxSchema } from './lightboxes.api';
 
 /** Spec 4.4 1-4: a user's lightboxes. */
 @ApiTags('lightboxes')
@@ -27,6 +30,8 @@ export class LightboxesController {
   ) {}
 
   @Get()
+  @ApiPaging()
+  @ApiOkResponse({ type: LightboxListItemSchema, isArray: true })
   @XmlList('lightboxes', LIGHTBOX_XML)
   async list(
     @Actor() actor: ActorUser,
@@ -42,6 +47,8 @@ export class LightboxesController {
 
   @Post()
   @XmlRoot(LIGHTBOX_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: LightboxSchema })
+  @ApiErrors(409)
   async create(
     @Actor() actor: ActorUser,
     @Param('ownerId', new IdPipe('user')) ownerId: number,
@@ -54,6 +61,7 @@ export class LightboxesController {
   }
 
   @Get(':lightboxId')
+  @ApiOkResponse({ type: LightboxSchema })
   @XmlRoot(LIGHTBOX_XML)
   async get(@Actor() actor: ActorUser, @AtLightbox() at: LightboxPath): Promise<LightboxRepresentation> {
     return this.mapper.toRepresentation(await this.lightboxes.get(actor, at.ownerId, at.lightboxId));
@@ -61,6 +69,8 @@ export class LightboxesController {
 
   /** Spec 4.9: POST on the instance changes its name and/or description. */
   @Post(':lightboxId')
+  @ApiOkResponse({ type: LightboxSchema })
+  @ApiErrors(409)
   @HttpCode(200)
   @XmlRoot(LIGHTBOX_XML)
   async update(
@@ -93,6 +103,8 @@ export class OwnLightboxesController {
 
   /** The same body as `GET /rest/users/{actor}/lightboxes`, paged alike. */
   @Get()
+  @ApiPaging()
+  @ApiOkResponse({ type: LightboxListItemSchema, isArray: true })
   @XmlList('lightboxes', LIGHTBOX_XML)
   async list(
     @Actor() actor: ActorUser,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { isUniqueViolation } from '@dam/platform';
+import { InTransaction, isUniqueViolation } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 import { LightboxEntity } from './entities/lightbox.entity';
@@ -28,17 +28,24 @@ export class LightboxesRepository {
   }
 
   /** Inserts or updates; the unique (user, name) constraint turns a taken name, also a concurrent one, into 409. */
-  async save(lightbox: LightboxEntity): Promise<LightboxEntity> {
+  async save(lightbox: LightboxEntity, within?: InTransaction): Promise<LightboxEntity> {
     try {
-      return await this.lightboxes.save(lightbox);
+      return await this.lightboxes.manager.transaction(async (manager) => {
+        const saved = await manager.getRepository(LightboxEntity).save(lightbox);
+        await within?.(manager, saved.id);
+        return saved;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new LightboxNameTaken(lightbox.name);
       throw error;
     }
   }
 
-  async delete(id: number): Promise<void> {
-    await this.lightboxes.delete({ id });
+  async delete(id: number, within?: InTransaction): Promise<void> {
+    await this.lightboxes.manager.transaction(async (manager) => {
+      await manager.getRepository(LightboxEntity).delete({ id });
+      await within?.(manager, id);
+    });
   }
 
   /** Every asset in any of the lightboxes (visible or not: the caller asks the assets area). */

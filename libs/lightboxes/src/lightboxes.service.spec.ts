@@ -1,5 +1,6 @@
 import { AccessGrants, ActorUser, PermissionsService, UsersService } from '@dam/access';
 import { AssetFilter, AssetQueries } from '@dam/assets';
+import type { DomainEvents, UrlService } from '@dam/platform';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { LightboxesRepository, LightboxMember } from './lightboxes.repository';
 import { LightboxesService } from './lightboxes.service';
@@ -31,7 +32,14 @@ function service(calls: Array<{ ids: number[]; filter: AssetFilter }>): Lightbox
     },
   } as unknown as AssetQueries;
   const permissions = { grantsFor: async () => grants } as unknown as PermissionsService;
-  return new LightboxesService(repository, {} as UsersService, permissions, assets);
+  return new LightboxesService(
+    repository,
+    {} as UsersService,
+    permissions,
+    assets,
+    {} as DomainEvents,
+    {} as UrlService,
+  );
 }
 
 describe('LightboxesService sizes', () => {

@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, isPrivileged, PermissionsService, UsersService, Viewer } from '@dam/access';
 import { AssetQueries } from '@dam/assets';
-import { InvalidInput, UnknownResource, Paging } from '@dam/platform';
+import { DomainEvents, InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
 import { LightboxWriteDto } from './dto/lightbox.dto';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { lightboxDescription, lightboxName, lightboxNameKey, LightboxNameMissing } from './lightbox-name';
 import { LightboxNotFound, OthersLightboxes } from './lightbox-errors';
 import { LightboxesRepository } from './lightboxes.repository';
+import {
+  LightboxCreated,
+  LightboxDeleted,
+  lightboxEventData,
+  LightboxUpdated,
+} from './events/lightbox-events';
 
 /** A lightbox with the number of its assets its owner can still see. */
 export interface LightboxView {
@@ -32,6 +38,8 @@ export class LightboxesService {
     private readonly users: UsersService,
     private readonly permissions: PermissionsService,
     private readonly assets: AssetQueries,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   /** In creation order; one page of them when `paging` is given. */
@@ -58,7 +66,10 @@ export class LightboxesService {
       createdAt: now,
       updatedAt: now,
     });
-    return { lightbox: await this.lightboxes.save(lightbox), size: 0 };
+    const saved = await this.lightboxes.save(lightbox, (manager, id) =>
+      this.events.record(manager, new LightboxCreated(lightboxEventData(this.urls, owner.id, id, actor.id))),
+    );
+    return { lightbox: saved, size: 0 };
   }
 
   async get(actor: ActorUser, ownerId: number, lightboxId: number): Promise<LightboxView> {
@@ -80,13 +91,23 @@ export class LightboxesService {
     }
     if (request.description !== undefined) lightbox.description = lightboxDescription(request.description);
     lightbox.updatedAt = new Date();
-    await this.lightboxes.save(lightbox);
+    await this.lightboxes.save(lightbox, (manager) =>
+      this.events.record(
+        manager,
+        new LightboxUpdated(lightboxEventData(this.urls, lightbox.userId, lightbox.id, actor.id)),
+      ),
+    );
     return this.get(actor, ownerId, lightboxId);
   }
 
   async delete(actor: ActorUser, ownerId: number, lightboxId: number): Promise<void> {
     const { lightbox } = await this.ownedOrThrow(actor, ownerId, lightboxId);
-    await this.lightboxes.delete(lightbox.id);
+    await this.lightboxes.delete(lightbox.id, (manager) =>
+      this.events.record(
+        manager,
+        new LightboxDeleted(lightboxEventData(this.urls, lightbox.userId, lightbox.id, actor.id)),
+      ),
+    );
   }
 
   async ownedOrThrow(actor: ActorUser, ownerId: number, lightboxId: number): Promise<OwnedLightbox> {

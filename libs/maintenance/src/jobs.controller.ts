@@ -1,7 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
+  ApiErrors,
+  ApiPaging,
   IdPipe,
   PagingQuery,
   parseBoolean,
@@ -14,6 +16,7 @@ import type { Response } from 'express';
 import { RunJobQuery } from './dto/run-query.dto';
 import { JOB_RUN_XML, JOB_XML, JobMapper, JobRepresentation, JobRunRepresentation } from './job.mapper';
 import { JobsService } from './jobs.service';
+import { JobRunSchema, JobSchema } from './jobs.api';
 
 /** DESIGN §10: maintenance jobs, their runs, and running one now. Admins and the application user only. */
 @ApiTags('maintenance jobs')
@@ -26,6 +29,7 @@ export class JobsController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: JobSchema, isArray: true })
   @XmlList('jobs', JOB_XML)
   async list(@Actor() actor: ActorUser): Promise<JobRepresentation[]> {
     return (await this.jobs.list(actor)).map((job) => this.mapper.toJob(job));
@@ -33,6 +37,8 @@ export class JobsController {
 
   /** 202: the run is queued and goes on in the background; poll its Location. */
   @Post(':name/runs')
+  @ApiAcceptedResponse({ description: 'Queued; `Location` is the run', type: JobRunSchema })
+  @ApiErrors(409)
   @HttpCode(202)
   @XmlRoot(JOB_RUN_XML)
   async trigger(
@@ -49,6 +55,8 @@ export class JobsController {
 
   /** Newest first; `page`/`pageSize` with X-Total-Count and Link, like the other lists. */
   @Get(':name/runs')
+  @ApiPaging()
+  @ApiOkResponse({ type: JobRunSchema, isArray: true })
   @XmlList('jobRuns', JOB_RUN_XML)
   async runs(
     @Actor() actor: ActorUser,
@@ -64,6 +72,7 @@ export class JobsController {
   }
 
   @Get(':name/runs/:runId')
+  @ApiOkResponse({ type: JobRunSchema })
   @XmlRoot(JOB_RUN_XML)
   async run(
     @Actor() actor: ActorUser,

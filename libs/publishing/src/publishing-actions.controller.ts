@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, XmlList, XmlRoot } from '@dam/platform';
+import { ApiRedirect, IdPipe, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { PublishingActionPostDto } from './dto/publishing-action.dto';
 import {
@@ -12,6 +12,7 @@ import {
   PublishingLogRepresentation,
 } from './publishing-action.mapper';
 import { PublishingActionsService } from './publishing-actions.service';
+import { PublishingActionSchema, PublishingLogSchema } from './publishing.api';
 
 @ApiTags('publishing-actions')
 @ApiBearerAuth()
@@ -23,6 +24,7 @@ export class PublishingActionsController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: PublishingActionSchema, isArray: true })
   @XmlList('publishingActions', PUBLISHING_ACTION_XML)
   async list(@Actor() actor: ActorUser): Promise<PublishingActionRepresentation[]> {
     return (await this.actions.list(actor)).map((action) => this.mapper.toRepresentation(action));
@@ -30,6 +32,8 @@ export class PublishingActionsController {
 
   /** `{name, criteria}` creates (201, Location); `{publishingActionId}` runs (303 to the action). */
   @Post()
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: PublishingActionSchema })
+  @ApiRedirect('Run: to the publishing action that was run')
   @XmlRoot(PUBLISHING_ACTION_XML)
   async post(
     @Actor() actor: ActorUser,
@@ -46,6 +50,7 @@ export class PublishingActionsController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: PublishingActionSchema })
   @XmlRoot(PUBLISHING_ACTION_XML)
   async get(
     @Actor() actor: ActorUser,
@@ -61,6 +66,8 @@ export class PublishingActionsController {
   }
 
   @Get(':id/log')
+  @ApiQuery({ name: 'startSequence', required: false, schema: { type: 'integer', minimum: 0 } })
+  @ApiOkResponse({ type: PublishingLogSchema })
   @XmlRoot(PUBLISHING_LOG_XML)
   async log(
     @Actor() actor: ActorUser,

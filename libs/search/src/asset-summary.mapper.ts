@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AssetMapper, AssetState } from '@dam/assets';
 import { AssetTypeDefinition, AttributeDefinition, SystemAttribute } from '@dam/attributes';
-import { xmlMapping } from '@dam/platform';
+import { XmlMapping, xmlMapping } from '@dam/platform';
+import type { FacetValue } from './search-facets';
 
 /** One search result (issue 7): the asset in brief, with absolute URLs. */
 export interface AssetSummary {
@@ -25,6 +26,28 @@ export const ASSET_SUMMARY_XML = xmlMapping('assetSummary', {
   displayAttributes: 'displayAttribute',
   attributes: 'attribute',
 });
+
+/** The answer with `facets=`: the page, the total (unless count=false) and the counts per facet. */
+export interface AssetSearchEnvelope {
+  results: AssetSummary[];
+  total?: number;
+  facets: Record<string, FacetValue[]>;
+}
+
+/**
+ * XML of the envelope: `<assetSearch><results><assetSummary>…</results><total/><facets><facet><name/>
+ * <values><facetValue><value/><url/><label/><count/></facetValue>…</values></facet>…</facets></assetSearch>`.
+ */
+export const ASSET_SEARCH_XML: XmlMapping = {
+  element: 'assetSearch',
+  items: {
+    results: 'assetSummary',
+    values: 'facetValue',
+    displayAttributes: 'displayAttribute',
+    attributes: 'attribute',
+  },
+  keyed: { facets: { element: 'facet', key: 'name', value: 'values' } },
+};
 
 /** What every summary of one response shares. */
 export interface SummaryContext {

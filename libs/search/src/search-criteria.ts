@@ -40,6 +40,10 @@ export const PRESENTATION_PARAMETERS = [
   'sortDescending',
   'page',
   'pageSize',
+  'cursor',
+  'count',
+  'facets',
+  'facetLimit',
 ];
 
 const MAX_ID = 2_147_483_647;

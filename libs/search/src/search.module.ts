@@ -8,13 +8,15 @@ import { RootLinks } from '@dam/platform';
 import { AssetSearchController } from './asset-search.controller';
 import { AssetSearchService } from './asset-search.service';
 import { AssetSummaryMapper } from './asset-summary.mapper';
+import { SearchCursors } from './search-cursor';
+import { FacetLabels } from './search-facets';
 import { SearchPlanner } from './search-planner.service';
 
 /** Asset search: criteria become an AssetFilter that the assets area answers (AssetQueries). */
 @Module({
   imports: [AccessModule, AccessLevelsModule, CategoriesModule, AttributesModule, AssetsModule],
   controllers: [AssetSearchController],
-  providers: [SearchPlanner, AssetSummaryMapper, AssetSearchService],
+  providers: [SearchPlanner, AssetSummaryMapper, AssetSearchService, SearchCursors, FacetLabels],
   exports: [SearchPlanner],
 })
 export class SearchModule implements OnModuleInit {

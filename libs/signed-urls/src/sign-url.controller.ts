@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import { xmlMapping, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { SignUrlRequest } from './dto/sign-url.request';
 import { SignUrlService } from './sign-url.service';
+import { SignedUrlSchema } from './sign-url.api';
 
 /** XML (DESIGN §3): `<signedUrl><url>…</url></signedUrl>`. */
 export const SIGNED_URL_XML = xmlMapping('signedUrl');
@@ -17,6 +18,12 @@ export class SignUrlController {
 
   /** 303 to the signed URL (also given in the body, for clients that do not follow redirects). */
   @Post()
+  @ApiResponse({
+    status: 303,
+    description: 'The signed URL, in `Location` and in the body',
+    type: SignedUrlSchema,
+    headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+  })
   @HttpCode(303)
   @XmlRoot(SIGNED_URL_XML)
   sign(

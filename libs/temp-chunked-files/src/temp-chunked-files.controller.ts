@@ -1,8 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { XmlRoot } from '@dam/platform';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBinaryBody, ApiBinaryResponse, XmlList, XmlRoot } from '@dam/platform';
 import { Actor, ActorUser } from '@dam/access';
 import type { Request, Response } from 'express';
+import { chunkDigests } from './http/chunk-digests';
 import { declaredLength, rawBodyOrThrow, sendStream } from './http/raw-body';
 import { ChunkIndex, TempFileIdPipe } from './http/temp-chunked-file.pipes';
 import {
@@ -11,7 +12,8 @@ import {
   TempChunkedFileMapper,
   TempChunkedFileRepresentation,
 } from './temp-chunked-file.mapper';
-import { StoredChunk, TempChunkedFilesService } from './temp-chunked-files.service';
+import { ChunkSummary, StoredChunk, TempChunkedFilesService } from './temp-chunked-files.service';
+import { StoredChunkSchema, TempChunkedFileSchema } from './temp-chunked-files.api';
 
 @ApiTags('temp chunked files')
 @ApiBearerAuth()
@@ -23,6 +25,7 @@ export class TempChunkedFilesController {
   ) {}
 
   @Post()
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: TempChunkedFileSchema })
   @XmlRoot(TEMP_CHUNKED_FILE_XML)
   async create(
     @Actor() actor: ActorUser,
@@ -34,6 +37,10 @@ export class TempChunkedFilesController {
   }
 
   @Put(':id/:index')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'index', schema: { type: 'integer', minimum: 0, maximum: 99999 } })
+  @ApiBinaryBody('The bytes of chunk `index`')
+  @ApiOkResponse({ type: StoredChunkSchema })
   @HttpCode(200)
   @XmlRoot(CHUNK_XML)
   putChunk(
@@ -42,10 +49,42 @@ export class TempChunkedFilesController {
     @ChunkIndex() index: number,
     @Req() request: Request,
   ): Promise<StoredChunk> {
-    return this.files.putChunk(actor, id, index, rawBodyOrThrow(request), declaredLength(request));
+    return this.files.putChunk(
+      actor,
+      id,
+      index,
+      rawBodyOrThrow(request),
+      declaredLength(request),
+      chunkDigests(request),
+    );
+  }
+
+  /** The chunks present, in index order: an interrupted client sends only the others. */
+  @Get(':id/chunks')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({
+    description:
+      'The chunks present, in index order (`sha256`: hex, null for chunks stored before it was kept)',
+    schema: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          index: { type: 'integer' },
+          size: { type: 'integer' },
+          sha256: { type: 'string', nullable: true },
+        },
+      },
+    },
+  })
+  @XmlList('chunks', 'chunk')
+  chunks(@Actor() actor: ActorUser, @Param('id', TempFileIdPipe) id: string): Promise<ChunkSummary[]> {
+    return this.files.listChunks(actor, id);
   }
 
   @Get(':id')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiBinaryResponse('The chunks, concatenated in index order')
   async read(
     @Actor() actor: ActorUser,
     @Param('id', TempFileIdPipe) id: string,
@@ -58,6 +97,7 @@ export class TempChunkedFilesController {
   }
 
   @Delete(':id')
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
   @HttpCode(204)
   async delete(@Actor() actor: ActorUser, @Param('id', TempFileIdPipe) id: string): Promise<void> {
     await this.files.delete(actor, id);

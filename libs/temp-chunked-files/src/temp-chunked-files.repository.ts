@@ -10,6 +10,7 @@ export interface ChunkWrite {
   index: number;
   storageKey: string;
   size: number;
+  sha256: string;
   at: Date;
 }
 
@@ -62,7 +63,12 @@ export class TempChunkedFilesRepository {
    */
   async switchChunk(chunk: ChunkWrite): Promise<ChunkSwitch> {
     const where = { tempFileId: chunk.fileId, chunkIndex: chunk.index };
-    const columns = { storageKey: chunk.storageKey, size: chunk.size, updatedAt: chunk.at };
+    const columns = {
+      storageKey: chunk.storageKey,
+      size: chunk.size,
+      sha256: chunk.sha256,
+      updatedAt: chunk.at,
+    };
     for (let attempt = 0; attempt < MAX_SWITCH_ATTEMPTS; attempt++) {
       const current = await this.chunks.findOne({ select: { storageKey: true }, where });
       if (current !== null) {

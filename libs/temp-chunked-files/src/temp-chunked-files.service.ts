@@ -1,6 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
-import { AppConfig, concatenated, ObjectStorage, sizeLimited, TooLarge, UrlService } from '@dam/platform';
+import {
+  AppConfig,
+  concatenated,
+  DigestCheck,
+  ObjectStorage,
+  sizeLimited,
+  TooLarge,
+  UrlService,
+} from '@dam/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
@@ -16,6 +24,14 @@ import { isTempFileId, tempFilePrefix } from './temp-file-id';
 export interface StoredChunk {
   index: number;
   size: number;
+}
+
+/** A chunk present in a temp file, as listed for a client that resumes (`GET .../chunks`). */
+export interface ChunkSummary {
+  index: number;
+  size: number;
+  /** Hex SHA-256 of the chunk; null for chunks stored before it was recorded. */
+  sha256: string | null;
 }
 
 export interface TempFileContent {
@@ -65,13 +81,17 @@ export class TempChunkedFilesService {
     return file;
   }
 
-  /** Stores chunk `index` from `body`, replacing an earlier upload of that index. */
+  /**
+   * Stores chunk `index` from `body`, replacing an earlier upload of that index. With `digests` (from
+   * Content-Digest or Content-MD5), bytes that do not match are refused (400) and the earlier chunk stays.
+   */
   async putChunk(
     actor: ActorUser,
     id: string,
     index: number,
     body: Readable,
     declaredLength?: number,
+    digests: DigestCheck = new DigestCheck([]),
   ): Promise<StoredChunk> {
     await this.usableFileOrThrow(actor, id);
     const max = this.config.maxChunkBytes;
@@ -79,10 +99,14 @@ export class TempChunkedFilesService {
     if (declaredLength !== undefined && declaredLength > max) throw tooLarge();
     const key = `${tempFilePrefix(id)}${index}-${randomBytes(8).toString('hex')}`;
     let size: number;
+    let sha256: string;
     try {
-      size = (await this.storage.put(key, sizeLimited(body, max, tooLarge).stream)).size;
+      const limited = sizeLimited(body, max, tooLarge).stream;
+      ({ size, sha256 } = await this.storage.put(key, digests.measured(limited)));
+      // Checked before the switch: a chunk that does not match never replaces the one stored.
+      digests.verify(`chunk ${index}`, sha256);
     } catch (error) {
-      await this.deleteObjectQuietly(key); // a partial object, if the store kept one
+      await this.deleteObjectQuietly(key); // a partial or refused object
       throw error;
     }
     const outcome = await this.files.switchChunk({
@@ -90,6 +114,7 @@ export class TempChunkedFilesService {
       index,
       storageKey: key,
       size,
+      sha256,
       at: new Date(),
     });
     if (!outcome.switched) {
@@ -98,6 +123,13 @@ export class TempChunkedFilesService {
     }
     if (outcome.replacedKey !== undefined) await this.deleteObjectQuietly(outcome.replacedKey);
     return { index, size };
+  }
+
+  /** The chunks present, in index order, with their sizes and digests: what a resuming client skips. */
+  async listChunks(actor: ActorUser, id: string): Promise<ChunkSummary[]> {
+    await this.usableFileOrThrow(actor, id);
+    const chunks = await this.files.listChunks(id);
+    return chunks.map((chunk) => ({ index: chunk.chunkIndex, size: chunk.size, sha256: chunk.sha256 }));
   }
 
   /** The chunks present, concatenated in index order. */

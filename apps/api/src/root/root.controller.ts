@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RootLinks, UrlService, XmlRoot } from '@dam/platform';
+import { RootSchema } from './root.api';
 
 export interface RootResource {
   api_name: string;
@@ -18,6 +19,7 @@ export class RootController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ description: 'The URLs of the collections', type: RootSchema })
   @XmlRoot('root')
   root(): RootResource {
     const api: Record<string, string> = {};

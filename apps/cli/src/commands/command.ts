@@ -14,6 +14,15 @@ export interface CommandEnvironment {
   jobsContext(): Promise<INestApplicationContext>;
   /** A line of the command's result, on stdout. */
   print(line: string): void;
+  /** `--json` was given: results go out as one JSON document (see `output`). */
+  json: boolean;
+  /** The result: `value` as JSON with `--json`, else `lines` as text. */
+  output(value: unknown, lines: string[]): void;
+  /**
+   * A secret from standard input: all of it (trailing newline removed) when `--password-stdin` says so,
+   * otherwise typed at a prompt (without echo) when stdin is a terminal. Undefined when neither applies.
+   */
+  readSecret(fromStdin: boolean, prompt: string): Promise<string | undefined>;
 }
 
 export interface CliCommand {
@@ -30,6 +39,29 @@ export class UsageError extends Error {}
 
 /** The command could not do its work (unknown user, ...): the message is shown and the exit code is 1. */
 export class CommandError extends Error {}
+
+/** The database cannot be reached (or opened): one line, exit code 3. */
+export class DatabaseUnreachable extends Error {}
+
+/** The API's rule for passwords (UpdateUserDto). */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** A password from `--password-stdin` or a prompt, checked like the API does. */
+export async function passwordFrom(
+  environment: CommandEnvironment,
+  fromStdin: boolean,
+  required: boolean,
+): Promise<string | undefined> {
+  const password = await environment.readSecret(fromStdin, 'password: ');
+  if (password === undefined) {
+    if (required) throw new UsageError('give the password on standard input with --password-stdin');
+    return undefined;
+  }
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  return password;
+}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -11,7 +11,7 @@ export const issueTokenCommand: CliCommand = {
   name: 'issue-token',
   synopsis: '[--user <username>] [--ttl <seconds>]',
   summary: 'print an access token for a user (default: application)',
-  async run(args, { config, context, print }) {
+  async run(args, { config, context, output }) {
     const { values } = parseCommandLine(
       args,
       { user: { type: 'string' }, ttl: { type: 'string' } },
@@ -27,7 +27,7 @@ export const issueTokenCommand: CliCommand = {
     const token = await app
       .get(TokensService)
       .issue(client, user.id, { withRefreshToken: false, ttlSeconds });
-    print(token.access_token);
+    output(token, [token.access_token]);
   },
 };
 

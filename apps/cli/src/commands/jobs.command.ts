@@ -32,11 +32,11 @@ export const jobsListCommand: CliCommand = {
   name: 'jobs:list',
   synopsis: '[--json]',
   summary: 'list the maintenance jobs with their schedule, last run and next run',
-  async run(args, { jobsContext, print }) {
-    const { values } = parseCommandLine(args, { json: { type: 'boolean' } }, { min: 0, max: 0 });
+  async run(args, { jobsContext, print, json }) {
+    parseCommandLine(args, {}, { min: 0, max: 0 });
     const app = await jobsContext();
     const jobs: JobStatus[] = await app.get(JobRunner).list();
-    if (values.json === true) {
+    if (json) {
       print(
         JSON.stringify(
           jobs.map((job) => ({
@@ -80,19 +80,19 @@ export const jobsRunCommand: CliCommand = {
   name: 'jobs:run',
   synopsis: 'NAME [--dry-run] [--wait] [--json]',
   summary: 'run a maintenance job now (exit 1 when the run fails)',
-  async run(args, { jobsContext, print }) {
+  async run(args, { jobsContext, print, json }) {
     const { values, positionals } = parseCommandLine(
       args,
-      { 'dry-run': { type: 'boolean' }, wait: { type: 'boolean' }, json: { type: 'boolean' } },
+      { 'dry-run': { type: 'boolean' }, wait: { type: 'boolean' } },
       { min: 1, max: 1 },
     );
     const app = await jobsContext();
     const started = await app.get(JobRunner).trigger(positionals[0], values['dry-run'] === true);
-    if (values.json !== true) {
+    if (!json) {
       print(`run ${started.run.id} of ${started.run.job} started${started.run.dryRun ? ' (dry run)' : ''}`);
     }
     const run = await started.done;
-    if (values.json === true) print(JSON.stringify(runJson(run), null, 2));
+    if (json) print(JSON.stringify(runJson(run), null, 2));
     else if (values.wait === true) {
       print(`run ${run.id} ${run.status}: ${counts(run)}`);
       for (const detail of run.summary?.details ?? []) print(`  ${detail}`);

@@ -7,49 +7,58 @@ import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
  * a GET body can be PUT back unchanged. On PUT an omitted (or null) boolean is left as it is.
  */
 export class AccessLevelWriteDto {
-  @ApiPropertyOptional({ description: 'required and non-empty on create' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'required and non-empty on create' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'null or empty clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'null or empty clears it' })
   @IsOptional()
   @IsString()
   @MaxLength(10_000)
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'URL of the parent access level; null for top level' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    nullable: true,
+    description: 'URL of the parent access level; null for top level',
+  })
   @IsOptional()
   @IsString()
   parent?: string | null;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false })
   @IsOptional()
   @IsBoolean()
   isAlwaysAssignable?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'default false below the top level; always true at the top level' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    description: 'default false below the top level; always true at the top level',
+  })
   @IsOptional()
   @IsBoolean()
   hasPermissions?: boolean | null;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false })
   @IsOptional()
   @IsBoolean()
   isSelectedOnLoad?: boolean | null;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: true })
   @IsOptional()
   @IsBoolean()
   isBrowsable?: boolean | null;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false })
   @IsOptional()
   @IsBoolean()
   showPromotedItems?: boolean | null;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false })
   @IsOptional()
   @IsBoolean()
   showRecentItems?: boolean | null;

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Put, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe } from '@dam/platform';
+import { ApiBinaryBody, ApiRedirect, IdPipe } from '@dam/platform';
 import type { Request, Response } from 'express';
 import { AccessLevelImagesService } from './access-level-images.service';
 
@@ -14,6 +14,8 @@ export class AccessLevelImagesController {
 
   /** 303 to a signed URL of the image, or 204 when the level has none. */
   @Get()
+  @ApiRedirect('To a signed URL of the image')
+  @ApiNoContentResponse({ description: 'The level has no image' })
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('access level')) id: number,
@@ -25,6 +27,15 @@ export class AccessLevelImagesController {
   }
 
   @Put()
+  @ApiBinaryBody(
+    'The image',
+    'application/octet-stream',
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/webp',
+  )
+  @ApiOkResponse({ description: 'Stored: an empty body' })
   @HttpCode(200)
   async put(
     @Actor() actor: ActorUser,

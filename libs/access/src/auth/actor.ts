@@ -11,6 +11,8 @@ export type AuthenticatedVia = 'token' | 'trusted-network' | 'signed-url';
 export interface Principal {
   user: ActorUser;
   via: AuthenticatedVia;
+  /** The OAuth client (`client_id`) of the token, when authenticated by one. */
+  clientId?: string;
 }
 
 /** Admins and the application user hold every permission and may act as anyone. */

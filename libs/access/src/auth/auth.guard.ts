@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppConfig, NotAuthenticated, UrlSigner } from '@dam/platform';
+import { AppConfig, NotAuthenticated, RequestContext, UrlSigner } from '@dam/platform';
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
@@ -52,6 +52,7 @@ export class AuthGuard implements CanActivate {
     // Without ?userId= the actor is the caller (what resolve answers), without another await.
     request.actor =
       requested === undefined ? principal.user : await this.actors.resolve(principal.user, requested);
+    RequestContext.identify({ actorId: request.actor.id, clientId: principal.clientId });
     return true;
   }
 
@@ -59,10 +60,10 @@ export class AuthGuard implements CanActivate {
     const header = request.headers.authorization;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const user = match === null ? undefined : await this.tokens.authenticate(match[1]);
-      if (user === undefined)
+      const bearer = match === null ? undefined : await this.tokens.bearerOf(match[1]);
+      if (bearer === undefined)
         throw new NotAuthenticated('the access token is missing, invalid, expired or revoked');
-      return { user, via: 'token' };
+      return { user: bearer.actor, via: 'token', clientId: bearer.clientId };
     }
     if (this.signedUrls.presentsSignature(request)) return this.signedUrls.authenticate(request);
     if (this.isTrusted(request.socket.remoteAddress)) {

@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IdPipe, Paging, urlList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiPaging, IdPipe, Paging, urlList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { GroupWriteDto } from './dto/group-write.dto';
 import { GROUP_XML, GroupMapper, GroupRepresentation } from './group.mapper';
 import { GroupsService } from './groups.service';
+import { GroupSchema } from './groups.api';
 
 @ApiTags('groups')
 @ApiBearerAuth()
@@ -20,6 +21,8 @@ export class GroupsController {
 
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
@@ -31,6 +34,7 @@ export class GroupsController {
 
   @Post()
   @XmlRoot(GROUP_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: GroupSchema })
   async create(
     @Actor() actor: ActorUser,
     @Body() body: GroupWriteDto,
@@ -43,6 +47,7 @@ export class GroupsController {
 
   @Get(':id')
   @XmlRoot(GROUP_XML)
+  @ApiOkResponse({ type: GroupSchema })
   async get(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('group')) id: number,
@@ -52,6 +57,7 @@ export class GroupsController {
 
   @Put(':id')
   @XmlRoot(GROUP_XML)
+  @ApiOkResponse({ type: GroupSchema })
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('group')) id: number,

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { RequestContext } from '@dam/platform';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { OAuthClientEntity } from './entities/oauth-client.entity';
+import { LoginThrottle } from './login-throttle';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthError } from './oauth-error';
 import { TokenResponse, TokensService } from './tokens.service';
@@ -20,16 +22,24 @@ export class OAuthService {
     private readonly tokens: TokensService,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
+    private readonly logins: LoginThrottle,
   ) {}
 
-  async token(parameters: OAuthParameters, authorization: string | undefined): Promise<TokenResponse> {
+  /** `address`: the client's address (DAM_TRUST_PROXY applied), whose failed password grants are limited. */
+  async token(
+    parameters: OAuthParameters,
+    authorization: string | undefined,
+    address?: string,
+  ): Promise<TokenResponse> {
     const client = await this.authenticateClient(parameters, authorization);
+    RequestContext.identify({ clientId: client.clientId });
     const grantType = text(parameters.grant_type);
     switch (grantType) {
       case 'client_credentials':
+        RequestContext.identify({ actorId: client.userId });
         return this.tokens.issue(client, client.userId, { withRefreshToken: false });
       case 'password':
-        return this.passwordGrant(client, parameters);
+        return this.passwordGrant(client, parameters, address);
       case 'refresh_token': {
         const refreshToken = text(parameters.refresh_token);
         if (refreshToken === undefined)
@@ -57,17 +67,21 @@ export class OAuthService {
   private async passwordGrant(
     client: OAuthClientEntity,
     parameters: OAuthParameters,
+    address: string | undefined,
   ): Promise<TokenResponse> {
     const username = text(parameters.username);
     const password = text(parameters.password);
     if (username === undefined || password === undefined) {
       throw new OAuthError(400, 'invalid_request', 'username and password are required');
     }
+    const attempt = await this.logins.attempt(username, address);
     const user = await this.users.findByUsername(username);
     const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (user === null || user.passwordHash === null || !valid) {
       throw new OAuthError(400, 'invalid_grant', 'the username or password is wrong');
     }
+    await attempt.succeeded();
+    RequestContext.identify({ actorId: user.id });
     return this.tokens.issue(client, user.id, { withRefreshToken: true });
   }
 

@@ -21,10 +21,17 @@ export interface TokenResponse {
 /** Access tokens whose actor is remembered at most (least recently used first out). */
 const CACHED_TOKENS = 5000;
 
-/** A valid access token as the guard needs it: its actor and when it expires. */
+/** A valid access token as the guard needs it: its actor, its OAuth client (`client_id`) and its expiry. */
 interface TokenHolder {
   actor: ActorUser;
+  clientId: string;
   expiresAt: number;
+}
+
+/** Who presents a valid access token: the user, and the OAuth client the token was issued to. */
+export interface TokenBearer {
+  actor: ActorUser;
+  clientId: string;
 }
 
 /** crypto.hash (Node 20.12+): the one-shot digest, without a Hash object per call (once per request). */
@@ -88,17 +95,38 @@ export class TokensService {
 
   /** The user a valid, unexpired, unrevoked access token belongs to. */
   async authenticate(accessToken: string): Promise<ActorUser | undefined> {
+    return (await this.bearerOf(accessToken))?.actor;
+  }
+
+  /** The user and OAuth client of a valid, unexpired, unrevoked access token. */
+  async bearerOf(accessToken: string): Promise<TokenBearer | undefined> {
     if (accessToken.length < 16 || accessToken.length > 200) return undefined;
     const holder = await this.holders.get(hashToken(accessToken), (tokenHash) => this.holderOf(tokenHash));
     if (holder === null || holder.expiresAt <= Date.now()) return undefined;
-    return holder.actor;
+    return { actor: holder.actor, clientId: holder.clientId };
   }
 
   private async holderOf(tokenHash: string): Promise<TokenHolder | null> {
-    const token = await this.tokens.findOneBy({ tokenHash, kind: 'access', revokedAt: IsNull() });
-    if (token === null) return null;
+    // The client's public id comes along in the same statement (for the request log).
+    const { entities, raw } = await this.tokens
+      .createQueryBuilder('t')
+      .innerJoin(OAuthClientEntity, 'c', 'c.id = t.clientId')
+      .addSelect('c.clientId', 'oauth_client_id')
+      .where('t.tokenHash = :tokenHash AND t.kind = :kind AND t.revokedAt IS NULL', {
+        tokenHash,
+        kind: 'access',
+      })
+      .getRawAndEntities<{ oauth_client_id: string }>();
+    const token = entities[0];
+    if (token === undefined) return null;
     const user = await this.users.findById(token.userId);
-    return user === null ? null : { actor: toActor(user), expiresAt: token.expiresAt.getTime() };
+    return user === null
+      ? null
+      : {
+          actor: toActor(user),
+          clientId: String(raw[0].oauth_client_id),
+          expiresAt: token.expiresAt.getTime(),
+        };
   }
 
   async refresh(client: OAuthClientEntity, refreshToken: string): Promise<TokenResponse> {
@@ -149,12 +177,28 @@ export class TokensService {
     return result.affected ?? rows.length;
   }
 
+  /** Revokes every live token (access and refresh) of the user, through any client; returns how many. */
+  revokeAllOfUser(userId: number): Promise<number> {
+    return this.revokeWhere({ userId, revokedAt: IsNull() });
+  }
+
+  /** Revokes every live token issued to the client (its database id); returns how many. */
+  revokeAllOfClient(clientId: number): Promise<number> {
+    return this.revokeWhere({ clientId, revokedAt: IsNull() });
+  }
+
   private async revokeFamily(family: string): Promise<void> {
     await this.revokeWhere({ family, revokedAt: IsNull() });
   }
 
   /** Revokes the matching tokens and bumps the 'access' generation with it; returns how many. */
-  private async revokeWhere(where: { id?: number; family?: string; revokedAt: ReturnType<typeof IsNull> }) {
+  private async revokeWhere(where: {
+    id?: number;
+    family?: string;
+    userId?: number;
+    clientId?: number;
+    revokedAt: ReturnType<typeof IsNull>;
+  }) {
     return this.tokens.manager.transaction(async (manager: EntityManager) => {
       const result = await manager.getRepository(OAuthTokenEntity).update(where, { revokedAt: new Date() });
       if ((result.affected ?? 0) > 0) await this.generations.bump(ACCESS_GENERATION, manager);

@@ -1,9 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { InvalidInput, parseBoolean, XmlList, XmlRoot } from '@dam/platform';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';
+import { UserSchema } from './users.api';
 import { UsersService } from './users.service';
 
 const TEXT_FIELDS = ['username', 'emailAddress', 'forename', 'surname'] as const;
@@ -18,6 +19,7 @@ export class UserSearchController {
   ) {}
 
   @Get('authenticated-user')
+  @ApiOkResponse({ type: UserSchema })
   @XmlRoot(USER_XML)
   async authenticatedUser(@Actor() actor: ActorUser): Promise<UserRepresentation> {
     return this.mapper.toRepresentation(await this.users.getOrThrow(actor.id));
@@ -29,6 +31,7 @@ export class UserSearchController {
   @ApiQuery({ name: 'forename', required: false })
   @ApiQuery({ name: 'surname', required: false })
   @ApiQuery({ name: 'exactTextMatch', required: false, type: Boolean })
+  @ApiOkResponse({ type: UserSchema, isArray: true })
   @XmlList('users', USER_XML)
   async search(
     @Actor() actor: ActorUser,

@@ -1,10 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IdPipe, readPaging, UrlService, writePagingHeaders, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiErrors,
+  ApiPaging,
+  IdPipe,
+  readPaging,
+  UrlService,
+  writePagingHeaders,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/platform';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
 import { UpdateUserDto } from './dto/update-user.dto';
+import { UserSchema } from './users.api';
 import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';
 import { UsersService } from './users.service';
 
@@ -19,6 +29,8 @@ export class UsersController {
   ) {}
 
   @Get()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the users', type: String, isArray: true })
   @XmlUrls()
   async list(
     @Actor() actor: ActorUser,
@@ -32,6 +44,9 @@ export class UsersController {
   }
 
   @Post()
+  @ApiQuery({ name: 'username', required: true, type: String })
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: UserSchema })
+  @ApiErrors(409)
   @XmlRoot(USER_XML)
   async create(
     @Actor() actor: ActorUser,
@@ -45,12 +60,14 @@ export class UsersController {
 
   /** Not detailed by the spec: deletes the user named by `?username=`, mirroring creation. */
   @Delete()
+  @ApiQuery({ name: 'username', required: true, type: String })
   @HttpCode(204)
   async deleteByUsername(@Actor() actor: ActorUser, @Query('username') username: unknown): Promise<void> {
     await this.users.deleteByUsername(actor, username);
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: UserSchema })
   @XmlRoot(USER_XML)
   async get(
     @Actor() actor: ActorUser,
@@ -60,6 +77,8 @@ export class UsersController {
   }
 
   @Put(':id')
+  @ApiOkResponse({ type: UserSchema })
+  @ApiErrors(409)
   @XmlRoot(USER_XML)
   async update(
     @Actor() actor: ActorUser,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { CacheGenerations, StateConflict, isUniqueViolation } from '@dam/platform';
+import { CacheGenerations, InTransaction, StateConflict, isUniqueViolation } from '@dam/platform';
 import { In, Repository } from 'typeorm';
 import { GroupEntity } from './entities/group.entity';
 import { UserEntity } from './entities/user.entity';
@@ -105,10 +105,11 @@ export class UsersRepository {
    * Saves the user (and bumps the 'access' generation with it: actors, tokens and usernames are cached);
    * a username already taken (also by a concurrent request) is a 409.
    */
-  async save(user: UserEntity): Promise<UserEntity> {
+  async save(user: UserEntity, within?: InTransaction): Promise<UserEntity> {
     try {
       return await this.users.manager.transaction(async (manager) => {
         const saved = await manager.getRepository(UserEntity).save(user);
+        await within?.(manager, saved.id);
         await this.generations.bump(ACCESS_GENERATION, manager);
         return saved;
       });
@@ -118,9 +119,10 @@ export class UsersRepository {
     }
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, within?: InTransaction): Promise<void> {
     await this.users.manager.transaction(async (manager) => {
       await manager.getRepository(UserEntity).delete({ id });
+      await within?.(manager, id);
       await this.generations.bump(ACCESS_GENERATION, manager);
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   CacheGenerations,
+  DomainEvents,
   GenerationCached,
   GenerationLru,
   InvalidInput,
@@ -8,6 +9,7 @@ import {
   NotPermitted,
   UnknownResource,
   Paging,
+  UrlService,
 } from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { toActor } from '../auth/actor';
@@ -17,6 +19,7 @@ import { PasswordHasher } from './password-hasher';
 import { User } from './user';
 import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
 import { requireAdmin } from '../auth/policy';
+import { UserCreated, UserDeleted, userEventData, UserUpdated } from './user-events';
 
 /** Rules for users: only admins (and the application user) manage them; anyone may read themself. */
 @Injectable()
@@ -30,6 +33,8 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     generations: CacheGenerations,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {
     this.usernameCache = new GenerationLru(generations, [ACCESS_GENERATION], { capacity: 10_000 });
     this.application = new GenerationCached(generations, [ACCESS_GENERATION], async () => {
@@ -62,7 +67,10 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     });
-    return toUser(await this.users.save(user));
+    const saved = await this.users.save(user, (manager, id) =>
+      this.events.record(manager, new UserCreated(userEventData(this.urls, id, actor.id))),
+    );
+    return toUser(saved);
   }
 
   async get(actor: ActorUser, id: number): Promise<User> {
@@ -83,7 +91,9 @@ export class UsersService {
     if (changes.groupIds !== undefined) user.groups = await this.groupsOrThrow(changes.groupIds);
     if (changes.password !== undefined) user.passwordHash = await this.hasher.hash(changes.password);
     user.updatedAt = new Date();
-    await this.users.save(user);
+    await this.users.save(user, (manager) =>
+      this.events.record(manager, new UserUpdated(userEventData(this.urls, id, actor.id))),
+    );
     return this.getOrThrow(id);
   }
 
@@ -92,7 +102,9 @@ export class UsersService {
     const user = await this.entityOrThrow(id);
     if (user.isApplication) throw new InvalidInput('the application user cannot be deleted');
     if (user.id === actor.id) throw new InvalidInput('you cannot delete your own user');
-    await this.users.delete(id);
+    await this.users.delete(id, (manager) =>
+      this.events.record(manager, new UserDeleted(userEventData(this.urls, id, actor.id))),
+    );
   }
 
   async deleteByUsername(actor: ActorUser, rawUsername: unknown): Promise<void> {

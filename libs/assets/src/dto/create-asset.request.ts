@@ -1,7 +1,8 @@
 import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { parseStringPromise } from 'xml2js';
+import { AccessLevelRefSchema } from '../assets.api';
 import { isRecord } from './request-fields';
 
 /**
@@ -9,19 +10,26 @@ import { isRecord } from './request-fields';
  * fields are declared (others are stripped); `readCreateAssetRequest` checks them, with exact messages.
  */
 export class CreateAssetDto {
-  @ApiPropertyOptional({ description: 'required: the access levels, as `[{id}]` or ids' })
+  @ApiProperty({ description: 'the access levels, at least one, as `[{id}]`', type: [AccessLevelRefSchema] })
   @Allow()
   accessLevels?: unknown;
 
-  @ApiPropertyOptional({ description: 'the id of the user to create the asset as' })
+  @ApiPropertyOptional({
+    description: 'the id of the user to create the asset as',
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
+  })
   @Allow()
   createAsUserId?: unknown;
 
-  @ApiPropertyOptional({ description: 'true (the default) or false' })
+  @ApiPropertyOptional({ description: 'true (the default) or false', type: Boolean })
   @Allow()
   submit?: unknown;
 
-  @ApiPropertyOptional({ description: 'the URL of an asset type; required when asset types are enabled' })
+  @ApiPropertyOptional({
+    description: 'the URL of an asset type; required when asset types are enabled',
+    type: String,
+    format: 'uri',
+  })
   @Allow()
   assetTypeUrl?: unknown;
 }

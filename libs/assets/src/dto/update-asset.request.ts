@@ -2,6 +2,7 @@ import { InvalidInput, parseBoolean, parsePositiveId, readXmlRepresentation } fr
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { ASSET_XML } from '../asset.mapper';
+import { AttributeValueWriteSchema } from '../assets.api';
 import { isRecord } from './request-fields';
 
 /**
@@ -9,19 +10,25 @@ import { isRecord } from './request-fields';
  * always ignored). `readUpdateAssetRequest` checks them, with exact messages.
  */
 export class UpdateAssetDto {
-  @ApiPropertyOptional({ description: 'a list of {id, value}; a null value clears the attribute' })
+  @ApiPropertyOptional({
+    description: 'a list of {id, value}; a null value clears the attribute',
+    type: [AttributeValueWriteSchema],
+  })
   @Allow()
   attributes?: unknown;
 
-  @ApiPropertyOptional({ description: 'a list of asset URLs' })
+  @ApiPropertyOptional({ description: 'a list of asset URLs', type: [String] })
   @Allow()
   parents?: unknown;
 
-  @ApiPropertyOptional({ description: 'true submits the asset; an asset cannot be unsubmitted' })
+  @ApiPropertyOptional({
+    description: 'true submits the asset; an asset cannot be unsubmitted',
+    type: Boolean,
+  })
   @Allow()
   submitted?: unknown;
 
-  @ApiPropertyOptional({ description: 'administrators only' })
+  @ApiPropertyOptional({ description: 'administrators only', type: Boolean })
   @Allow()
   archived?: unknown;
 }

@@ -35,4 +35,8 @@ export class AssetEntity {
 
   @Column({ name: 'updated_at', type: 'datetime' })
   updatedAt: Date;
+
+  /** Raised by every write of the asset (see `AssetWritesRepository.touch`); the ETag starts with it. */
+  @Column({ type: 'integer', default: 1 })
+  version: number;
 }

@@ -12,6 +12,8 @@ export interface AssetRecord {
   addedByUserId: number | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Raised by every write of the asset: ETags and `If-Match` (absent in records built by hand). */
+  version?: number;
 }
 
 export interface AttributeValue {

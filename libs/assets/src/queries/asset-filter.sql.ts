@@ -33,7 +33,16 @@ const TOKENS = 'asset_search_tokens';
  * asset_id FROM asset_search_tokens ...)`, a semi-join both databases drive from the index); links
  * through their own tables' indexes. Visibility comes last.
  */
-export function filterConditions(filter: InternalFilter, params: SqlParams): string[] {
+/**
+ * `probeVisibility`: how a viewer's visibility is tested. Undefined: as a probe after conditions that
+ * narrow the rows, else materialised (counts); true: always a probe (a page walking an index in order
+ * and stopping after it, where a probe per row read is cheaper than materialising every visible asset).
+ */
+export function filterConditions(
+  filter: InternalFilter,
+  params: SqlParams,
+  probeVisibility?: boolean,
+): string[] {
   const where: string[] = [];
   if (filter.keywords !== undefined)
     where.push(keywordSql(filter.keywords.query, filter.keywords.attributeIds, params));
@@ -76,7 +85,7 @@ export function filterConditions(filter: InternalFilter, params: SqlParams): str
     if (approvable !== undefined) where.push(approvable);
   }
   if (filter.visibleTo !== undefined) {
-    const visible = visibilitySql(filter.visibleTo, params);
+    const visible = visibilitySql(filter.visibleTo, params, probeVisibility ?? narrows(filter));
     if (visible !== undefined) where.push(visible);
   }
   return where;
@@ -87,16 +96,20 @@ export function filterConditions(filter: InternalFilter, params: SqlParams): str
  * others need view on one of its levels, and the asset live unless they may approve it (approve on
  * every one of its levels).
  */
-export function visibilitySql(viewer: Viewer, params: SqlParams): string | undefined {
+export function visibilitySql(viewer: Viewer, params: SqlParams, probe = true): string | undefined {
   const { actor, grants } = viewer;
   if (grants.all) return undefined;
   const viewLevels = grants.levelsWith('view');
   const approveLevels = grants.levelsWith('approve');
   const uploader = `a.added_by_user_id = ${params.add(actor.id)}`;
   if (viewLevels.length === 0) return `(${uploader})`;
-  const viewable =
-    'EXISTS (SELECT 1 FROM asset_access_levels vis_v WHERE vis_v.asset_id = a.id ' +
-    `AND vis_v.access_level_id IN ${params.add(viewLevels)})`;
+  // After conditions that narrow the rows (`probe`): a correlated probe of each remaining asset's own
+  // levels (their primary key), written as a scalar subquery so that MariaDB does not turn it into an IN
+  // and materialise every asset of every viewable level first. Alone, that materialised set is cheaper.
+  const levels = `vis_v.asset_id = a.id AND vis_v.access_level_id IN ${params.add(viewLevels)}`;
+  const viewable = probe
+    ? `(SELECT COUNT(*) FROM asset_access_levels vis_v WHERE ${levels}) > 0`
+    : `EXISTS (SELECT 1 FROM asset_access_levels vis_v WHERE ${levels})`;
   const live = `(a.submitted = ${params.add(true)} AND a.upload_pending = ${params.add(false)})`;
   let approvable = '';
   if (approveLevels.length > 0) {
@@ -105,6 +118,19 @@ export function visibilitySql(viewer: Viewer, params: SqlParams): string | undef
       `AND vis_p.access_level_id NOT IN ${params.add(approveLevels)})`;
   }
   return `(${uploader} OR (${viewable} AND (${live}${approvable})))`;
+}
+
+/** Whether the filter has a condition that keeps few rows (words, values, links, ids), to probe after. */
+function narrows(filter: InternalFilter): boolean {
+  return (
+    filter.keywords !== undefined ||
+    (filter.attributes?.conditions.length ?? 0) > 0 ||
+    (filter.ids?.length ?? 0) > 0 ||
+    filter.filename !== undefined ||
+    filter.categoryIds !== undefined ||
+    filter.accessLevelIds !== undefined ||
+    filter.parentIds !== undefined
+  );
 }
 
 /** Approve on every level of the asset: undefined for every asset, `1 = 0` for none. */

@@ -1,10 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { ReadReplica } from '@dam/platform';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { AssetAttributeValueEntity } from '../entities/asset-attribute-value.entity';
 import { AssetEntity } from '../entities/asset.entity';
 import { AssetSort } from '../ports/asset-filter';
-import { AssetPage } from '../ports/asset-queries.port';
+import {
+  AssetFacet,
+  AssetFacetCount,
+  AssetPage,
+  AssetPageStart,
+  AssetPosition,
+  AssetSearchPage,
+} from '../ports/asset-queries.port';
 import { AssetRecord, AssetState, AttributeValue } from '../ports/asset-state';
 import { hasPendingEdit } from '../rules/approval-state';
 import { filterConditions, InternalFilter, SqlParams } from './asset-filter.sql';
@@ -42,16 +50,141 @@ const MAX_LISTED_IDS = 5000;
 /** Ids per `IN (...)` list when asking which of many ids match. */
 const ID_BATCH = 1000;
 
-export function compileFilter(filter: InternalFilter): CompiledFilter {
+export function compileFilter(filter: InternalFilter, probeVisibility?: boolean): CompiledFilter {
   const params = new SqlParams();
-  const where = filterConditions(filter, params);
+  const where = filterConditions(filter, params, probeVisibility);
   return { where, params: params.values };
 }
 
 /** All SQL behind AssetQueries and the asset counts: paging, counting and loading states of assets. */
 @Injectable()
 export class AssetQueriesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() private readonly replica?: ReadReplica,
+  ) {}
+
+  /** Where search reads go: the read replica when configured, else the main database. */
+  private get reader(): DataSource {
+    return this.replica?.dataSource ?? this.dataSource;
+  }
+
+  /**
+   * One page of a search, read from the replica (ReadReplica: DATABASE_READ_URL, else the main database).
+   * Asks for one row more than the page to know whether another follows; a keyset start (`after`) adds
+   * the "after this row" condition on the sort key, so a deep page reads what the first does. The count
+   * runs beside the page unless `count` is false. A numeric sort on MySQL walks the sort index when that
+   * is cheap (see `page`), bounded to SORT_WALK_LIMIT index entries when there is no count to judge by.
+   * `counted` is the same filter compiled for counting (visibility materialised when nothing narrows).
+   */
+  async searchPage(
+    search: CompiledFilter,
+    sort: ResolvedSort,
+    descending: boolean,
+    start: AssetPageStart,
+    limit: number,
+    count: boolean,
+    counted: CompiledFilter = search,
+  ): Promise<AssetSearchPage> {
+    const reader = this.reader;
+    const offset = 'offset' in start ? start.offset : 0;
+    const after = 'after' in start ? start.after : undefined;
+    const counting = count ? this.count(counted, reader) : Promise.resolve(undefined);
+    let total: number | undefined;
+    let rows: KeyedRow[] | undefined;
+    if (sort.kind === 'value' && sort.numeric && this.isMysql() && after?.key !== null) {
+      total = await counting;
+      if (total !== undefined && offset >= total) return { total, ids: [] };
+      const walk =
+        total === undefined
+          ? this.sortWalkQuery(search, sort.attributeId, descending, offset, limit + 1, after, reader, true)
+          : (offset + limit) * (await this.maxAssetId(reader)) <= SORT_WALK_LIMIT * total
+            ? this.sortWalkQuery(search, sort.attributeId, descending, offset, limit + 1, after, reader)
+            : undefined;
+      if (walk !== undefined) {
+        const walked = await keyedRows(walk);
+        const exhausted = total !== undefined && offset + walked.length >= total;
+        if (walked.length === limit + 1 || exhausted) rows = walked;
+      }
+    }
+    if (rows === undefined) {
+      const query = this.pageQuery(search, sort, descending, offset, limit + 1, after, reader);
+      [total, rows] = await Promise.all([counting, keyedRows(query)]);
+    }
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const next =
+      rows.length > limit && last !== undefined
+        ? sort.kind === 'id'
+          ? { id: last.id }
+          : { key: normalisedKey(last.sortKey, sort), id: last.id }
+        : undefined;
+    return { ...(total === undefined ? {} : { total }), ids: page.map((row) => row.id), next };
+  }
+
+  /**
+   * Per facet, its top `limit` values among the matching assets, each facet one GROUP BY on the replica
+   * (side by side). Asset types are not cut to `limit` here: their groups (type id, or content type for
+   * assets without one) are merged by the caller, and are few.
+   */
+  async facetCounts(
+    search: CompiledFilter,
+    facets: AssetFacet[],
+    limit: number,
+  ): Promise<AssetFacetCount[][]> {
+    const reader = this.reader;
+    return Promise.all(
+      facets.map(async (facet) => {
+        const query = this.base(search, reader.manager).select('COUNT(*)', 'n');
+        switch (facet.kind) {
+          case 'category':
+          case 'accessLevel': {
+            const { table, column } = LINKS[facet.kind];
+            query.innerJoin(table, 'fl', 'fl.asset_id = a.id').addSelect(`fl.${column}`, 'value');
+            query.groupBy(`fl.${column}`);
+            break;
+          }
+          case 'assetType':
+            query.addSelect('a.asset_type_id', 'typeId').addSelect('a.type', 'value');
+            query.groupBy('a.asset_type_id').addGroupBy('a.type');
+            break;
+          case 'attribute':
+            query
+              .innerJoin(
+                'asset_attribute_values',
+                'fv',
+                "fv.asset_id = a.id AND fv.attribute_id = :facetAttributeId AND fv.language = ''",
+                { facetAttributeId: facet.attributeId },
+              )
+              .addSelect('fv.value', 'value')
+              .groupBy('fv.value');
+            break;
+          case 'addedYear': {
+            const year = this.isMysql()
+              ? 'YEAR(a.created_at)'
+              : "CAST(strftime('%Y', a.created_at) AS INTEGER)";
+            query.addSelect(year, 'value').groupBy(year);
+            break;
+          }
+        }
+        query.orderBy('n', 'DESC').addOrderBy('value', 'ASC');
+        if (facet.kind !== 'assetType') query.limit(limit);
+        const rows: Array<{ n: Id; value: Id | null; typeId?: Id | null }> = await query.getRawMany();
+        return rows.map((row) => {
+          const typeId = row.typeId ?? null;
+          const value =
+            facet.kind === 'assetType'
+              ? typeId === null
+                ? String(row.value ?? '')
+                : Number(typeId)
+              : facet.kind === 'attribute'
+                ? String(row.value ?? '')
+                : Number(row.value);
+          return { value, count: Number(row.n) };
+        });
+      }),
+    );
+  }
 
   /**
    * The total and one page of ids. Count and page run side by side, except for a numeric sort on MySQL:
@@ -94,15 +227,36 @@ export class AssetQueriesRepository {
     descending: boolean,
     offset: number,
     limit: number,
+    after?: AssetPosition,
+    dataSource: DataSource = this.dataSource,
+    bounded = false,
   ): SelectQueryBuilder<object> {
     const direction = descending ? 'DESC' : 'ASC';
-    const query = this.dataSource
+    const query = dataSource
       .createQueryBuilder()
       .select('STRAIGHT_JOIN a.id', 'id')
-      .from('asset_sort_numbers', 'sn')
-      .innerJoin('assets', 'a', 'a.id = sn.asset_id')
-      .where('sn.attribute_id = :sortWalkAttributeId', { sortWalkAttributeId: attributeId });
+      .addSelect('sn.value', 'sortKey');
+    if (bounded) {
+      // At most SORT_WALK_LIMIT entries of the index, in order: a derived table MySQL reads first.
+      const entries = dataSource
+        .createQueryBuilder()
+        .select('w.asset_id', 'asset_id')
+        .addSelect('w.value', 'value')
+        .from('asset_sort_numbers', 'w')
+        .where('w.attribute_id = :sortWalkAttributeId')
+        .orderBy('w.value', direction)
+        .addOrderBy('w.asset_id', direction)
+        .limit(SORT_WALK_LIMIT);
+      if (after !== undefined) entries.andWhere(keysetSql('w.value', 'w.asset_id', descending, after, false));
+      query.from(`(${entries.getQuery()})`, 'sn');
+    } else {
+      query.from('asset_sort_numbers', 'sn').where('sn.attribute_id = :sortWalkAttributeId');
+      if (after !== undefined) query.andWhere(keysetSql('sn.value', 'sn.asset_id', descending, after, false));
+    }
+    query.innerJoin('assets', 'a', 'a.id = sn.asset_id').setParameter('sortWalkAttributeId', attributeId);
+    if (bounded) query.where('1 = 1');
     for (const condition of search.where) query.andWhere(condition);
+    if (after !== undefined) query.setParameters(keysetParams(after));
     return query
       .setParameters(search.params)
       .orderBy('sn.value', direction)
@@ -111,8 +265,10 @@ export class AssetQueriesRepository {
       .limit(limit);
   }
 
-  async count(search: CompiledFilter): Promise<number> {
-    const row: { total: Id } | undefined = await this.base(search).select('COUNT(*)', 'total').getRawOne();
+  async count(search: CompiledFilter, dataSource: DataSource = this.dataSource): Promise<number> {
+    const row: { total: Id } | undefined = await this.base(search, dataSource.manager)
+      .select('COUNT(*)', 'total')
+      .getRawOne();
     return Number(row?.total ?? 0);
   }
 
@@ -144,15 +300,25 @@ export class AssetQueriesRepository {
     descending: boolean,
     offset: number,
     limit: number,
+    after?: AssetPosition,
+    dataSource: DataSource = this.dataSource,
   ): SelectQueryBuilder<object> {
     const direction = descending ? 'DESC' : 'ASC';
-    const query = this.base(search).select('a.id', 'id');
-    if (sort.kind === 'addedAt') query.orderBy('a.created_at', direction);
-    if (sort.kind === 'modifiedAt') query.orderBy('a.updated_at', direction);
-    if (sort.kind === 'addedBy') {
-      query.addSelect(usernameRankSql(sort.userIds), 'sortKey');
-      query.orderBy('sortKey', direction);
+    const query = this.base(search, dataSource.manager).select('a.id', 'id');
+    if (sort.kind === 'addedAt' || sort.kind === 'modifiedAt') {
+      const column = sort.kind === 'addedAt' ? 'a.created_at' : 'a.updated_at';
+      query.addSelect(column, 'sortKey').orderBy(column, direction);
+      if (after !== undefined) query.andWhere(keysetSql(column, 'a.id', descending, after, false));
     }
+    if (sort.kind === 'addedBy') {
+      const rank = usernameRankSql(sort.userIds);
+      query.addSelect(rank, 'sortKey');
+      query.orderBy('sortKey', direction);
+      // NULL (no uploader) sorts first ascending, last descending, as both databases order it.
+      if (after !== undefined) query.andWhere(keysetSql(rank, 'a.id', descending, after, descending));
+    }
+    if (sort.kind === 'id' && after !== undefined)
+      query.andWhere(keysetSql(undefined, 'a.id', descending, after, false));
     if (sort.kind === 'value') {
       if (sort.numeric) {
         query.leftJoin(
@@ -175,7 +341,9 @@ export class AssetQueriesRepository {
         .addSelect('sv.value', 'sortKey')
         .orderBy('sortMissing', 'ASC')
         .addOrderBy('sortKey', direction);
+      if (after !== undefined) query.andWhere(keysetSql('sv.value', 'a.id', descending, after, true));
     }
+    if (after !== undefined) query.setParameters(keysetParams(after));
     return query.addOrderBy('a.id', direction).offset(offset).limit(limit);
   }
 
@@ -312,8 +480,8 @@ export class AssetQueriesRepository {
   }
 
   /** An upper bound of the number of assets, read from the primary key at no cost. */
-  private async maxAssetId(): Promise<number> {
-    const row: { maxId: Id | null } | undefined = await this.dataSource
+  private async maxAssetId(dataSource: DataSource = this.dataSource): Promise<number> {
+    const row: { maxId: Id | null } | undefined = await dataSource
       .createQueryBuilder()
       .select('MAX(a.id)', 'maxId')
       .from('assets', 'a')
@@ -365,8 +533,69 @@ export function toRecord(asset: AssetEntity): AssetRecord {
     addedByUserId: asset.addedByUserId,
     createdAt: asset.createdAt,
     updatedAt: asset.updatedAt,
+    version: asset.version,
   };
 }
+
+interface KeyedRow {
+  id: number;
+  sortKey: unknown;
+}
+
+async function keyedRows(query: SelectQueryBuilder<object>): Promise<KeyedRow[]> {
+  const rows: Array<{ id: Id; sortKey?: unknown }> = await query.getRawMany();
+  return rows.map((row) => ({ id: Number(row.id), sortKey: row.sortKey ?? null }));
+}
+
+/**
+ * A sort key as a cursor carries it: numbers as numbers, times as ISO text (MySQL answers a Date, SQLite
+ * its stored UTC text), texts as text, none as null.
+ */
+function normalisedKey(raw: unknown, sort: ResolvedSort): number | string | null {
+  if (raw === null || raw === undefined) return null;
+  if (sort.kind === 'addedAt' || sort.kind === 'modifiedAt') {
+    const at = raw instanceof Date ? raw : new Date(`${String(raw).replace(' ', 'T')}Z`);
+    return at.toISOString();
+  }
+  if (sort.kind === 'addedBy' || (sort.kind === 'value' && sort.numeric)) return Number(raw);
+  return String(raw);
+}
+
+/**
+ * "After this row" in the order `key` then `id`, both ascending or both descending: a strictly later key,
+ * or the same key and a later id. `nullsLast` says where rows without a key sort (last in either
+ * direction for attribute values; for the uploader rank, where the databases put NULL: first ascending,
+ * last descending). Parameters: keysetParams.
+ */
+export function keysetSql(
+  key: string | undefined,
+  id: string,
+  descending: boolean,
+  after: AssetPosition,
+  nullsLast: boolean,
+): string {
+  const later = descending ? '<' : '>';
+  const idLater = `${id} ${later} :keysetId`;
+  if (key === undefined) return idLater;
+  if (after.key === null || after.key === undefined) {
+    // After a row without a key: the rest of the keyless rows, then (if they sort after) the keyed ones.
+    return nullsLast
+      ? `(${key} IS NULL AND ${idLater})`
+      : `((${key} IS NULL AND ${idLater}) OR ${key} IS NOT NULL)`;
+  }
+  const keyed = `(${key} ${later} :keysetKey OR (${key} = :keysetKey AND ${idLater}))`;
+  return nullsLast ? `(${keyed} OR ${key} IS NULL)` : keyed;
+}
+
+export function keysetParams(after: AssetPosition): Record<string, unknown> {
+  const key = after.key;
+  return {
+    keysetId: after.id,
+    keysetKey: typeof key === 'string' && ISO_TIME.test(key) ? new Date(key) : (key ?? null),
+  };
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function toCounts(rows: Array<{ itemId: Id; assetCount: Id }>): Map<number, number> {
   return new Map(rows.map((row) => [Number(row.itemId), Number(row.assetCount)]));

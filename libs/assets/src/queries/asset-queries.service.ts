@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { UsersService } from '@dam/access';
 import { AssetFilter, AssetSort } from '../ports/asset-filter';
-import { AssetPage, AssetQueries } from '../ports/asset-queries.port';
+import {
+  AssetFacet,
+  AssetFacetCount,
+  AssetPage,
+  AssetPageStart,
+  AssetQueries,
+  AssetSearchPage,
+} from '../ports/asset-queries.port';
 import { AssetState } from '../ports/asset-state';
 import { InternalFilter } from './asset-filter.sql';
 import { AssetQueriesRepository, compileFilter, ResolvedSort } from './asset-queries.repository';
@@ -27,6 +34,30 @@ export class AssetQueriesService extends AssetQueries {
     limit: number,
   ): Promise<AssetPage> {
     return this.repository.page(compileFilter(filter), await this.resolve(sort), descending, offset, limit);
+  }
+
+  async searchPage(
+    filter: AssetFilter,
+    sort: AssetSort,
+    descending: boolean,
+    start: AssetPageStart,
+    limit: number,
+    count: boolean,
+  ): Promise<AssetSearchPage> {
+    // The page walks in order and stops: visibility as a probe per row; the count as compiled by default.
+    return this.repository.searchPage(
+      compileFilter(filter, true),
+      await this.resolve(sort),
+      descending,
+      start,
+      limit,
+      count,
+      compileFilter(filter),
+    );
+  }
+
+  facetCounts(filter: AssetFilter, facets: AssetFacet[], limit: number): Promise<AssetFacetCount[][]> {
+    return this.repository.facetCounts(compileFilter(filter), facets, limit);
   }
 
   count(filter: InternalFilter): Promise<number> {

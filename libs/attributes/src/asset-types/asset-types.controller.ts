@@ -1,10 +1,11 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IdPipe, PagingQuery, UrlService, xmlMapping, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, xmlMapping, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { AssetType } from './asset-type';
 import { pageOf } from '../paged-list';
 import { AssetTypesService } from './asset-types.service';
+import { AssetTypeSchema } from '../attributes.api';
 
 export interface AssetTypeRepresentation {
   url: string;
@@ -27,6 +28,8 @@ export class AssetTypesController {
   /** The URLs of every asset type, like the other base collections (Asset Bank). */
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.assetTypes.list()).map(({ id }) => this.urls.rest('asset-types', id));
     return pageOf(urls, query, response, this.urls.rest('asset-types'));
@@ -34,6 +37,7 @@ export class AssetTypesController {
 
   @Get(':id')
   @XmlRoot(ASSET_TYPE_XML)
+  @ApiOkResponse({ type: AssetTypeSchema })
   async get(@Param('id', new IdPipe('asset type')) id: number): Promise<AssetTypeRepresentation> {
     return this.toRepresentation(await this.assetTypes.get(id));
   }

@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, ETagged, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
 import { ATTRIBUTE_XML, AttributeMapper, AttributeRepresentation } from './attribute.mapper';
 import { AttributesService } from './attributes.service';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
+import { AttributeSchema } from '../attributes.api';
 
 @ApiTags('attributes')
 @ApiBearerAuth()
@@ -18,8 +19,11 @@ export class AttributesController {
     private readonly urls: UrlService,
   ) {}
 
+  @ETagged()
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.attributes.list()).map((attribute) => this.mapper.url(attribute.id));
     return pageOf(urls, query, response, this.urls.rest('attributes'));
@@ -27,6 +31,7 @@ export class AttributesController {
 
   @Post()
   @XmlRoot(ATTRIBUTE_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: AttributeSchema })
   async create(
     @Actor() actor: ActorUser,
     @Body() request: CreateAttributeDto,
@@ -37,14 +42,17 @@ export class AttributesController {
     return this.mapper.toRepresentation(attribute);
   }
 
+  @ETagged()
   @Get(':id')
   @XmlRoot(ATTRIBUTE_XML)
+  @ApiOkResponse({ type: AttributeSchema })
   async get(@Param('id', new IdPipe('attribute')) id: number): Promise<AttributeRepresentation> {
     return this.mapper.toRepresentation(await this.attributes.get(id));
   }
 
   @Put(':id')
   @XmlRoot(ATTRIBUTE_XML)
+  @ApiOkResponse({ type: AttributeSchema })
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('attribute')) id: number,

@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
 import { DISPLAY_GROUP_XML, DisplayGroupMapper, DisplayGroupRepresentation } from './display-group.mapper';
 import { DisplayGroupsService } from './display-groups.service';
 import { DisplayGroupDto } from './dto/display-group.dto';
+import { DisplayGroupSchema } from '../attributes.api';
 
 /** Served at the plural path; spec 4.9's singular `display-attribute-group` is an alias. */
 @ApiTags('display attribute groups')
@@ -22,6 +23,8 @@ export class DisplayGroupsController {
   /** The URLs of every group, like the other base collections (Asset Bank). */
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.groups.list()).map((group) => this.mapper.url(group.group.id));
     return pageOf(urls, query, response, this.urls.rest('display-attribute-groups'));
@@ -29,6 +32,7 @@ export class DisplayGroupsController {
 
   @Post()
   @XmlRoot(DISPLAY_GROUP_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: DisplayGroupSchema })
   async create(
     @Actor() actor: ActorUser,
     @Body() request: DisplayGroupDto,
@@ -41,6 +45,7 @@ export class DisplayGroupsController {
 
   @Get(':id')
   @XmlRoot(DISPLAY_GROUP_XML)
+  @ApiOkResponse({ type: DisplayGroupSchema })
   async get(
     @Param('id', new IdPipe('display attribute group')) id: number,
   ): Promise<DisplayGroupRepresentation> {
@@ -49,6 +54,7 @@ export class DisplayGroupsController {
 
   @Put(':id')
   @XmlRoot(DISPLAY_GROUP_XML)
+  @ApiOkResponse({ type: DisplayGroupSchema })
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('display attribute group')) id: number,

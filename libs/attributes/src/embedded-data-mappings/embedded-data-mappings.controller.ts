@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
 import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
@@ -11,6 +11,7 @@ import {
   EmbeddedDataMappingRepresentation,
 } from './embedded-data-mapping.mapper';
 import { EmbeddedDataMappingsService } from './embedded-data-mappings.service';
+import { EmbeddedDataMappingSchema } from '../attributes.api';
 
 @ApiTags('embedded data mappings')
 @ApiBearerAuth()
@@ -25,6 +26,8 @@ export class EmbeddedDataMappingsController {
   /** The URLs of every mapping, like the other base collections (Asset Bank). */
   @Get()
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.mappings.list()).map((mapping) => this.mapper.url(mapping.mapping.id));
     return pageOf(urls, query, response, this.urls.rest('embedded-data-mappings'));
@@ -32,6 +35,7 @@ export class EmbeddedDataMappingsController {
 
   @Post()
   @XmlRoot(EMBEDDED_DATA_MAPPING_XML)
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: EmbeddedDataMappingSchema })
   async create(
     @Actor() actor: ActorUser,
     @Body() request: EmbeddedDataMappingDto,
@@ -44,6 +48,7 @@ export class EmbeddedDataMappingsController {
 
   @Get(':id')
   @XmlRoot(EMBEDDED_DATA_MAPPING_XML)
+  @ApiOkResponse({ type: EmbeddedDataMappingSchema })
   async get(
     @Param('id', new IdPipe('embedded data mapping')) id: number,
   ): Promise<EmbeddedDataMappingRepresentation> {
@@ -52,6 +57,7 @@ export class EmbeddedDataMappingsController {
 
   @Put(':id')
   @XmlRoot(EMBEDDED_DATA_MAPPING_XML)
+  @ApiOkResponse({ type: EmbeddedDataMappingSchema })
   async update(
     @Actor() actor: ActorUser,
     @Param('id', new IdPipe('embedded data mapping')) id: number,

@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
 import { pageOf } from '../paged-list';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
 import { KEYWORD_XML, KeywordMapper, KeywordRepresentation } from './keyword.mapper';
 import { KeywordsService } from './keywords.service';
+import { KeywordSchema } from '../attributes.api';
 
 @ApiTags('keywords')
 @ApiBearerAuth()
@@ -21,6 +22,7 @@ export class KeywordsController {
   /** The keyword tree of one keywords-type attribute. */
   @Get('attributes/:attributeId/keywords')
   @XmlList('keywords', KEYWORD_XML)
+  @ApiOkResponse({ description: 'The keyword tree of the attribute', type: KeywordSchema, isArray: true })
   async treeOfAttribute(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
   ): Promise<KeywordRepresentation[]> {
@@ -32,6 +34,9 @@ export class KeywordsController {
   /** The URLs of every keyword (of one attribute with `attributeId`), like the other base collections. */
   @Get('keywords')
   @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @ApiQuery({ name: 'attributeId', required: false, type: Number })
   async list(
     @Query() query: PagingQuery & { attributeId?: unknown },
     @Res({ passthrough: true }) response: Response,
@@ -41,6 +46,7 @@ export class KeywordsController {
   }
 
   @Post('keywords')
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: KeywordSchema })
   @XmlRoot(KEYWORD_XML)
   async create(
     @Actor() actor: ActorUser,
@@ -53,12 +59,14 @@ export class KeywordsController {
   }
 
   @Get('keywords/:id')
+  @ApiOkResponse({ type: KeywordSchema })
   @XmlRoot(KEYWORD_XML)
   async get(@Param('id', new IdPipe('keyword')) id: number): Promise<KeywordRepresentation> {
     return this.mapper.toRepresentation(await this.keywords.get(id));
   }
 
   @Put('keywords/:id')
+  @ApiOkResponse({ type: KeywordSchema })
   @XmlRoot(KEYWORD_XML)
   async update(
     @Actor() actor: ActorUser,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
@@ -7,6 +7,7 @@ import { pageOf } from '../paged-list';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
 import { LIST_VALUE_XML, ListValueMapper, ListValueRepresentation } from './list-value.mapper';
 import { ListValuesService } from './list-values.service';
+import { ListValueSchema } from '../attributes.api';
 
 /** Spec 4.7: the values of one list attribute. */
 @ApiTags('list attribute values')
@@ -19,6 +20,7 @@ export class AttributeListValuesController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: ListValueSchema, isArray: true })
   @XmlList('listAttributeValues', LIST_VALUE_XML)
   async list(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
@@ -29,6 +31,7 @@ export class AttributeListValuesController {
   }
 
   @Post()
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: ListValueSchema })
   @XmlRoot(LIST_VALUE_XML)
   async create(
     @Actor() actor: ActorUser,
@@ -54,6 +57,7 @@ export class ListAttributeValuesController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ type: ListValueSchema, isArray: true })
   @XmlList('listAttributeValues', LIST_VALUE_XML)
   async list(
     @Query() query: PagingQuery & { attributeId?: unknown },
@@ -66,6 +70,7 @@ export class ListAttributeValuesController {
   }
 
   @Post()
+  @ApiCreatedResponse({ description: 'Created; `Location` is its URL', type: ListValueSchema })
   @XmlRoot(LIST_VALUE_XML)
   async create(
     @Actor() actor: ActorUser,
@@ -78,6 +83,7 @@ export class ListAttributeValuesController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: ListValueSchema })
   @XmlRoot(LIST_VALUE_XML)
   async get(@Param('id', new IdPipe('list attribute value')) id: number): Promise<ListValueRepresentation> {
     return this.mapper.toRepresentation(await this.values.get(id));

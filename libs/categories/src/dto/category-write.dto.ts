@@ -7,17 +7,18 @@ import { IsOptional, IsString } from 'class-validator';
  * Emptiness and lengths are rules of the service, which answers them with precise messages.
  */
 export class CategoryWriteDto {
-  @ApiPropertyOptional({ description: 'required and non-empty on create' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'required and non-empty on create' })
   @IsOptional()
   @IsString()
   name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'null or empty clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'null or empty clears it' })
   @IsOptional()
   @IsString()
   description?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     nullable: true,
     description: 'URL of the parent category; null for a top-level one',
   })

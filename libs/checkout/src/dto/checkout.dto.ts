@@ -4,6 +4,7 @@ import { Allow } from 'class-validator';
 /** `PUT .../checkout` (spec 2.11): checked by the service so every bad value gets a plain-text 400. */
 export class UpdateCheckoutDto {
   @ApiPropertyOptional({
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
     description: 'a user id checks out to that user; 0 or less checks in; omitted: the actor',
   })
   @Allow()
@@ -12,7 +13,7 @@ export class UpdateCheckoutDto {
 
 /** `POST /rest/checkout` and `PUT /rest/checkout`: the asset is named in the body. */
 export class NamedCheckoutDto extends UpdateCheckoutDto {
-  @ApiPropertyOptional({ description: 'id of the asset' })
+  @ApiPropertyOptional({ oneOf: [{ type: 'integer' }, { type: 'string' }], description: 'id of the asset' })
   @Allow()
   assetId?: unknown;
 }

@@ -14,6 +14,13 @@ export class ConfigError extends Error {
 
 export type StorageDriver = 'fs' | 'minio';
 
+export type LogFormat = 'json' | 'pretty';
+
+/** JSON lines for collectors, unless a person watches the terminal. */
+function defaultLogFormat(): LogFormat {
+  return process.stdout.isTTY === true ? 'pretty' : 'json';
+}
+
 export interface MinioSettings {
   endPoint: string;
   port: number | undefined;
@@ -34,12 +41,19 @@ export class AppConfig {
   trustProxy: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_READ_URL: a read replica that search reads go to (MySQL only); unset: the main database. */
+  databaseReadUrl: string | undefined;
   storageDriver: StorageDriver;
   minio: MinioSettings | undefined;
   clientId: string | undefined;
   clientSecret: string | undefined;
   urlSigningSecret: string | undefined;
   trustedNetworks: string[];
+  /**
+   * DAM_CORS_ORIGINS: origins (`https://app.example.com`) whose browser pages may call the API, or `*` for
+   * any; empty (unset): no CORS headers at all.
+   */
+  corsOrigins: string[];
   assetTypesEnabled: boolean;
   // DAM_XML_BY_DEFAULT: a missing Accept, or only the wildcard */*, answers XML as Asset Bank does (else JSON).
   xmlByDefault: boolean;
@@ -63,7 +77,18 @@ export class AppConfig {
   signedUrlAllowNever: boolean;
   maxJsonBodyBytes: number;
   maxChunkBytes: number;
+  /** DAM_LOG_REQUESTS: one log line per request (false: none; errors and Nest's own logs still go out). */
   logRequests: boolean;
+  /** DAM_LOG_FORMAT: JSON lines, or pino-pretty's coloured text (the default on a TTY). */
+  logFormat: LogFormat;
+  /** DAM_METRICS_TOKEN: when set, `GET /metrics` needs it as a bearer token; otherwise it is public. */
+  metricsToken: string | undefined;
+  /** DAM_LOGIN_MAX_FAILURES failed password grants for one username, or from one address, within ... */
+  loginMaxFailures: number;
+  /** ... DAM_LOGIN_WINDOW_SECONDS answer 429 to further password grants until that window has passed. */
+  loginWindowSeconds: number;
+  /** DAM_RATE_LIMIT_PER_MINUTE: requests per bearer token per minute (off when unset). */
+  rateLimitPerMinute: number | undefined;
   databaseConnectRetries: number;
   /** A database query (including waiting for a connection) that takes longer fails, and its request answers 503. */
   databaseTimeoutMs: number;
@@ -81,6 +106,14 @@ export class AppConfig {
   orphanGraceHours: number;
   /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
   verifyIntegrityMaxBytesPerRun: number;
+  /** DAM_WEBHOOK_POLL_MS: how often this instance delivers webhooks (outbox, retries); 0: it delivers none. */
+  webhookPollMs: number;
+  /** DAM_WEBHOOK_RETRY_BASE_SECONDS: the first retry delay, doubled per attempt (12 retries ≈ 4095 × it). */
+  webhookRetryBaseSeconds: number;
+  /** DAM_WEBHOOK_TIMEOUT_MS: one delivery attempt (connect, send, answer) fails after this long. */
+  webhookTimeoutMs: number;
+  /** DAM_WEBHOOK_ALLOWED_HOSTS: host names or IPs a webhook may target although they are private or local. */
+  webhookAllowedHosts: string[];
 
   get defaultLanguage(): string {
     return this.languages[0];
@@ -94,6 +127,12 @@ export class AppConfig {
     config.trustProxy = read.boolean('DAM_TRUST_PROXY', false);
     config.dataDir = path.resolve(read.string('DAM_DATA_DIR', './data'));
     config.databaseUrl = read.optionalDatabaseUrl('DATABASE_URL');
+    config.databaseReadUrl = read.optionalDatabaseUrl('DATABASE_READ_URL');
+    if (config.databaseReadUrl !== undefined && config.databaseUrl === undefined)
+      throw new ConfigError(
+        'DATABASE_READ_URL',
+        'needs DATABASE_URL (a replica of the embedded SQLite cannot be read)',
+      );
     config.storageDriver = read.oneOf('STORAGE_DRIVER', ['fs', 'minio'] as const, 'fs');
     config.minio = config.storageDriver === 'minio' ? read.minio() : undefined;
     config.clientId = read.optionalString('DAM_CLIENT_ID');
@@ -109,6 +148,7 @@ export class AppConfig {
       throw new ConfigError('DAM_URL_SIGNING_SECRET', 'must be at least 32 characters');
     }
     config.trustedNetworks = read.cidrList('DAM_TRUSTED_NETWORKS');
+    config.corsOrigins = read.originList('DAM_CORS_ORIGINS');
     config.assetTypesEnabled = read.boolean('DAM_ASSET_TYPES_ENABLED', false);
     config.xmlByDefault = read.boolean('DAM_XML_BY_DEFAULT', false);
     config.languages = read.languages('DAM_LANGUAGES');
@@ -128,6 +168,14 @@ export class AppConfig {
     config.maxJsonBodyBytes = read.integer('DAM_MAX_JSON_BODY_BYTES', 1024 * 1024, 1024);
     config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
     config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
+    config.logFormat = read.oneOf('DAM_LOG_FORMAT', ['json', 'pretty'] as const, defaultLogFormat());
+    config.metricsToken = read.optionalString('DAM_METRICS_TOKEN');
+    config.loginMaxFailures = read.integer('DAM_LOGIN_MAX_FAILURES', 10, 1, 1_000_000);
+    config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
+    config.rateLimitPerMinute =
+      read.optionalString('DAM_RATE_LIMIT_PER_MINUTE') === undefined
+        ? undefined
+        : read.integer('DAM_RATE_LIMIT_PER_MINUTE', 0, 1);
     config.databaseConnectRetries = read.integer('DAM_DATABASE_CONNECT_RETRIES', 10, 0, 1000);
     config.databaseTimeoutMs = read.integer('DAM_DATABASE_TIMEOUT_MS', 5000, 100);
     config.storageTimeoutMs = read.integer('DAM_STORAGE_TIMEOUT_MS', 30_000, 100);
@@ -141,6 +189,16 @@ export class AppConfig {
       2 * 1024 * 1024 * 1024,
       1,
     );
+    config.webhookPollMs = read.integer('DAM_WEBHOOK_POLL_MS', 1000, 0, 3_600_000);
+    if (config.webhookPollMs > 0 && config.webhookPollMs < 50)
+      throw new ConfigError(
+        'DAM_WEBHOOK_POLL_MS',
+        `must be 0 (off) or at least 50 (got "${config.webhookPollMs}")`,
+      );
+    // 21 s doubled over 12 retries: the last one about 24 h (21 × 4095 s) after the first attempt.
+    config.webhookRetryBaseSeconds = read.number('DAM_WEBHOOK_RETRY_BASE_SECONDS', 21, 0.001, 86_400);
+    config.webhookTimeoutMs = read.integer('DAM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
+    config.webhookAllowedHosts = read.hostList('DAM_WEBHOOK_ALLOWED_HOSTS');
     return config;
   }
 }
@@ -245,6 +303,32 @@ class EnvReader {
     return raw;
   }
 
+  /** Comma-separated `http(s)://host[:port]` origins, or `*` alone. */
+  originList(name: string): string[] {
+    const entries = (this.optionalString(name) ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.includes('*')) {
+      if (entries.length > 1) throw new ConfigError(name, 'is either * or a list of origins, not both');
+      return ['*'];
+    }
+    return entries.map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      const origin = url?.origin;
+      const isOrigin = url !== undefined && /^https?:$/.test(url.protocol);
+      if (!isOrigin || entry.replace(/\/$/, '') !== origin) {
+        throw new ConfigError(name, `must list origins such as https://app.example.com (got "${entry}")`);
+      }
+      return origin;
+    });
+  }
+
   cidrList(name: string): string[] {
     const raw = this.optionalString(name);
     if (raw === undefined) return [];
@@ -268,6 +352,29 @@ class EnvReader {
       }
     }
     return entries;
+  }
+
+  /** Comma-separated host names or IP addresses (IPv6 with or without brackets), lower-cased. */
+  hostList(name: string): string[] {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return [];
+    const hosts = raw
+      .split(',')
+      .map((entry) =>
+        entry
+          .trim()
+          .toLowerCase()
+          .replace(/^\[(.*)\]$/, '$1'),
+      )
+      .filter((entry) => entry !== '');
+    for (const host of hosts) {
+      if (
+        isIP(host) === 0 &&
+        !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)
+      )
+        throw new ConfigError(name, `has an invalid host "${host}" (expected names or IPs, without ports)`);
+    }
+    return [...new Set(hosts)];
   }
 
   languages(name: string): string[] {

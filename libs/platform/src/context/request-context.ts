@@ -9,9 +9,15 @@ export interface RequestContextData {
   acceptLanguages: string[];
   /** Language named by Content-Language, when the client sent one. */
   contentLanguage: string | undefined;
+  /** The user the request acts as, once authenticated (for the request log). */
+  actorId?: number;
+  /** The OAuth client (`client_id`) of its token, or of a token request (for the request log). */
+  clientId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContextData>();
+/** Each request's context, for code that runs outside it (the request log line, written on `finish`). */
+const byRequest = new WeakMap<object, RequestContextData>();
 
 export const RequestContext = {
   run<T>(data: RequestContextData, fn: () => T): T {
@@ -19,5 +25,19 @@ export const RequestContext = {
   },
   current(): RequestContextData | undefined {
     return storage.getStore();
+  },
+  /** Keeps `data` as the context of `request` (an express request), for `of`. */
+  attach(request: object, data: RequestContextData): void {
+    byRequest.set(request, data);
+  },
+  of(request: object): RequestContextData | undefined {
+    return byRequest.get(request);
+  },
+  /** Records who the current request acts as, and through which client (the auth guard, the token endpoint). */
+  identify(identity: { actorId?: number; clientId?: string }): void {
+    const data = storage.getStore();
+    if (data === undefined) return;
+    if (identity.actorId !== undefined) data.actorId = identity.actorId;
+    if (identity.clientId !== undefined) data.clientId = identity.clientId;
   },
 };

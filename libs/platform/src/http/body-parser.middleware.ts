@@ -4,6 +4,18 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 
 /**
+ * A request body none of the parsers reads (`text/csv`, a body without a content type, ...). A handler that
+ * takes a `@Body()` answers 415 for it (XmlNegotiationGuard); upload routes, which stream the request
+ * themselves, never look at it.
+ */
+export class UnsupportedBody {
+  constructor(readonly mediaType: string | undefined) {}
+}
+
+/** The media types the parsers below read. */
+export const PARSED_MEDIA_TYPES = 'application/json, application/xml or application/x-www-form-urlencoded';
+
+/**
  * JSON, form and XML bodies, bounded by DAM_MAX_JSON_BODY_BYTES. Runs as Nest middleware (not express's)
  * so that parse errors and 413s go through the one error filter. Binary bodies are never parsed here:
  * upload routes stream `request` themselves.
@@ -32,6 +44,10 @@ export class BodyParserMiddleware implements NestMiddleware {
       await new Promise<void>((resolve, reject) =>
         parser(request, response, (error?: unknown) => (error ? reject(error) : resolve())),
       );
+    }
+    if (request.body === undefined && request.headers['content-length'] !== '0') {
+      const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+      (request as { body?: unknown }).body = new UnsupportedBody(mediaType || undefined);
     }
     next();
   }

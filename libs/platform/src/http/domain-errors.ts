@@ -13,6 +13,8 @@ export type ErrorKind =
   | 'too-large'
   | 'unsupported-content'
   | 'not-acceptable'
+  | 'precondition-failed'
+  | 'too-many-requests'
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -71,6 +73,24 @@ export class UnsupportedContent extends DomainError {
 export class NotAcceptable extends DomainError {
   constructor(message: string) {
     super('not-acceptable', message);
+  }
+}
+
+/** 429: a rate limit (failed logins, requests per token); the answer carries `Retry-After`. */
+export class TooManyRequests extends DomainError {
+  constructor(
+    message: string,
+    /** Whole seconds until the limit lets the client through again. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too-many-requests', message);
+  }
+}
+
+/** 412: an `If-Match` naming a version of the resource that is no longer current. */
+export class PreconditionFailed extends DomainError {
+  constructor(message: string) {
+    super('precondition-failed', message);
   }
 }
 

@@ -18,6 +18,10 @@ export function statusOf(kind: ErrorKind): number {
       return 406;
     case 'unsupported-content':
       return 415;
+    case 'precondition-failed':
+      return 412;
+    case 'too-many-requests':
+      return 429;
     case 'unavailable':
       return 503;
   }

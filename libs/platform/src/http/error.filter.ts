@@ -1,13 +1,16 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RequestContext } from '../context/request-context';
-import { DomainError } from './domain-errors';
+import { allowedMethods } from './allowed-methods';
+import { DomainError, TooManyRequests } from './domain-errors';
 import { statusOf } from './error-status';
 import { isUnavailableError } from './unavailable';
 
 interface ErrorReply {
   status: number;
   message: string;
+  /** The `Allow` header of a 405. */
+  allow?: string;
 }
 
 /** Every error leaves as text/plain with a one-line message; nothing internal ever reaches the client. */
@@ -31,6 +34,16 @@ export class ErrorFilter implements ExceptionFilter {
       response.setHeader('WWW-Authenticate', hadToken ? 'Bearer error="invalid_token"' : 'Bearer');
     }
     if (reply.status === 503) response.setHeader('Retry-After', '5');
+    if (reply.allow !== undefined) {
+      response.setHeader('Allow', reply.allow);
+      // OPTIONS of a known path (no CORS preflight, which the CORS middleware answers): the methods.
+      if (request.method === 'OPTIONS') {
+        response.status(204).end();
+        return;
+      }
+    }
+    if (error instanceof TooManyRequests)
+      response.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
     if (request.originalUrl.startsWith('/oauth/') && reply.status === 400) {
       // The OAuth endpoints speak RFC 6749 5.2 JSON, also for bodies rejected before the handler ran.
       response.status(400).json({ error: 'invalid_request', error_description: reply.message });
@@ -60,6 +73,13 @@ export class ErrorFilter implements ExceptionFilter {
 function fromHttpException(error: HttpException, request: Request): ErrorReply {
   const status = error.getStatus();
   if (status === 404 && error.constructor.name === 'NotFoundException' && /^Cannot /.test(error.message)) {
+    // No route took the request: a path that exists for other methods answers 405 with them.
+    const allowed = allowedMethods(request);
+    if (allowed.length > 0) {
+      const allow = allowed.join(', ');
+      const message = `${request.method} is not allowed at ${request.path}; allowed: ${allow}`;
+      return { status: 405, message, allow };
+    }
     return { status, message: `no resource at ${request.method} ${request.path}` };
   }
   const body = error.getResponse();

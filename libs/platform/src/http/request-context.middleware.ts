@@ -1,44 +1,38 @@
-import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { Injectable, NestMiddleware, Optional } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
-import { RequestContext } from '../context/request-context';
+import { RequestContext, RequestContextData } from '../context/request-context';
+import { Metrics } from '../observability/metrics';
+import { measureTraffic, requestIdOf } from '../observability/traffic';
 import { parseAcceptLanguage } from './accept-language';
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 const HOST = /^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
-/** Gives every request an id, an origin for URL building and a log line when it finishes. */
+/**
+ * Gives every request its id (`X-Request-Id`), an origin for URL building and its language, starts counting
+ * its bytes, and has the metrics observe it. The log line is pino-http's (observability/logging.ts).
+ */
 @Injectable()
 export class RequestContextMiddleware implements NestMiddleware {
-  private readonly logger = new Logger('HTTP');
-
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   use(request: Request, response: Response, next: NextFunction): void {
-    const offered = request.header('x-request-id');
-    const requestId = offered !== undefined && REQUEST_ID.test(offered) ? offered : randomUUID();
-    response.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    if (this.config.logRequests) {
-      response.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        // The path only: query strings can carry URL signatures.
-        this.logger.log(
-          `${request.method} ${request.originalUrl.split('?')[0]} ${response.statusCode} ${ms.toFixed(1)}ms id=${requestId}`,
-        );
-      });
-    }
+    const requestId = requestIdOf(request, response);
+    // Before any body parser reads the request.
+    measureTraffic(request, response);
+    this.metrics?.observe(request, response);
     const contentLanguage = request.header('content-language')?.trim().toLowerCase();
-    RequestContext.run(
-      {
-        requestId,
-        origin: this.originOf(request),
-        acceptLanguages: parseAcceptLanguage(request.header('accept-language')),
-        contentLanguage: contentLanguage === '' ? undefined : contentLanguage,
-      },
-      next,
-    );
+    const context: RequestContextData = {
+      requestId,
+      origin: this.originOf(request),
+      acceptLanguages: parseAcceptLanguage(request.header('accept-language')),
+      contentLanguage: contentLanguage === '' ? undefined : contentLanguage,
+    };
+    RequestContext.attach(request, context);
+    RequestContext.run(context, next);
   }
 
   /** Headers are untrusted: a Host that is not a plain host[:port] falls back to localhost. */

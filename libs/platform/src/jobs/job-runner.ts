@@ -10,6 +10,7 @@ import { CronJob, CronTime } from 'cron';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
 import { JobAlreadyRunning, UnknownJob } from './job-errors';
+import { JobRunObserver } from './job-observer';
 import { JobRun, JobRunsStore } from './job-runs.store';
 import { cronKey, describeSchedule, JobSchedule, resolveSchedule, slotOf } from './job-schedule';
 import { LeaseService } from './lease.service';
@@ -84,6 +85,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly store: JobRunsStore,
     private readonly config: AppConfig,
     @Optional() private readonly schedules?: SchedulerRegistry,
+    @Optional() private readonly observer?: JobRunObserver,
   ) {
     this.ttlMs = config.jobLeaseTtlSeconds * 1000;
   }
@@ -104,6 +106,19 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       this.logger.warn(`could not check for runs left open by stopped instances: ${describe(error)}`);
     }
     for (const job of this.registry.all()) this.scheduleJob(job);
+    await this.introduceJobs();
+  }
+
+  /** Tells the observer (metrics) the jobs and their newest successes, so its series start from the record. */
+  private async introduceJobs(): Promise<void> {
+    if (this.observer === undefined) return;
+    const names = this.registry.all().map((job) => job.name);
+    try {
+      this.observer.jobsKnown(names, await this.store.lastSucceeded(names));
+    } catch (error) {
+      this.logger.warn(`could not read the newest successful runs: ${describe(error)}`);
+      this.observer.jobsKnown(names, new Map());
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -361,8 +376,11 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     }
     const status = error === null ? 'succeeded' : 'failed';
     const active = this.active.get(job.name);
+    const finishedAt = new Date();
+    // Before the row says so: whoever sees the run ended finds it counted.
+    this.observer?.runEnded(job.name, { status, dryRun, startedAt: new Date(started), finishedAt });
     try {
-      await this.store.finish(id, { status, summary, error, now: new Date() });
+      await this.store.finish(id, { status, summary, error, now: finishedAt });
       if (active !== undefined) active.ended = true;
       await this.store.prune(job.name);
     } catch (failure) {

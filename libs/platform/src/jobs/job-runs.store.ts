@@ -174,6 +174,21 @@ export class JobRunsStore {
     return latest;
   }
 
+  /** When the newest successful run of each of `jobs` ended (jobs never run successfully are absent). */
+  async lastSucceeded(jobs: string[]): Promise<Map<string, Date>> {
+    const ended = new Map<string, Date>();
+    if (jobs.length === 0) return ended;
+    const rows = await this.dataSource
+      .createQueryBuilder()
+      .select(['r.job AS job', 'MAX(r.finished_at) AS finished_at'])
+      .from(TABLE, 'r')
+      .where("r.job IN (:...jobs) AND r.status = 'succeeded'", { jobs })
+      .groupBy('r.job')
+      .getRawMany<{ job: string; finished_at: Date | string | null }>();
+    for (const row of rows) if (row.finished_at !== null) ended.set(row.job, toDate(row.finished_at));
+    return ended;
+  }
+
   /** Runs still queued or running (of `job`, or of every job). */
   async open(job?: string): Promise<JobRun[]> {
     const query = this.select().where('r.status IN (:...open)', { open: OPEN_STATUSES });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { validateHeaderValue } from 'node:http';
-import { contentDisposition, safeFilename } from './content-disposition';
+import { contentDisposition, isSafeInlineType, safeFilename } from './content-disposition';
 
 describe('contentDisposition', () => {
   it('offers a plain ASCII name as a quoted filename only', () => {
@@ -73,5 +73,22 @@ describe('contentDisposition', () => {
         expect(quoted?.[1]).not.toMatch(/^\./);
       }),
     );
+  });
+  it.each([
+    ['image/jpeg', 'inline'],
+    ['IMAGE/PNG; charset=binary', 'inline'],
+    ['image/gif', 'inline'],
+    ['image/webp', 'inline'],
+    ['image/avif', 'inline'],
+    ['image/svg+xml', 'attachment'],
+    ['text/html', 'attachment'],
+    ['application/xhtml+xml', 'attachment'],
+    ['application/pdf', 'attachment'],
+    ['application/octet-stream', 'attachment'],
+    [undefined, 'attachment'],
+  ])('a file of type %s is sent as %s', (type, kind) => {
+    expect(isSafeInlineType(type)).toBe(kind === 'inline');
+    expect(contentDisposition('f.bin', type)).toBe(`${kind}; filename="f.bin"`);
+    expect(contentDisposition(undefined, type)).toBe(kind);
   });
 });

@@ -31,14 +31,38 @@ function extValue(name: string): string {
 }
 
 /**
- * `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266). `filename*` is added only
- * when the ASCII form differs from the real name: it is redundant otherwise, and some S3 emulators
- * mis-sign presigned URLs whose parameters contain `*` or `'`.
+ * Raster image types a browser shows inline without running anything in them. Not SVG (it carries
+ * scripts), not HTML or XML, not PDF: everything else downloads (`attachment`), so an uploaded page
+ * never runs on the service's origin.
  */
-export function contentDisposition(filename: string | undefined): string {
-  if (filename === undefined) return 'attachment';
+const INLINE_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
+
+/** Whether a stored file of this media type may be shown inline (parameters and case ignored). */
+export function isSafeInlineType(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
+  return mediaType !== undefined && INLINE_TYPES.has(mediaType);
+}
+
+/**
+ * `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266), or `inline; ...` for a
+ * safe image type (`isSafeInlineType`). `filename*` is added only when the ASCII form differs from the
+ * real name: it is redundant otherwise, and some S3 emulators mis-sign presigned URLs whose parameters
+ * contain `*` or `'`.
+ */
+export function contentDisposition(filename: string | undefined, contentType?: string): string {
+  const kind = isSafeInlineType(contentType) ? 'inline' : 'attachment';
+  if (filename === undefined) return kind;
   const name = safeFilename(filename);
   const ascii = asciiFallback(name);
-  const header = `attachment; filename="${ascii}"`;
+  const header = `${kind}; filename="${ascii}"`;
   return ascii === name ? header : `${header}; filename*=${extValue(name)}`;
 }

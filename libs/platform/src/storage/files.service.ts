@@ -81,11 +81,13 @@ export class FilesService {
   }
 
   private headersFor(url: URL, stat: ObjectStat): Record<string, string> {
-    const contentType = single(url.searchParams, 'contentType');
+    const requested = single(url.searchParams, 'contentType');
+    const contentType = requested !== undefined && MEDIA_TYPE.test(requested) ? requested : DEFAULT_TYPE;
     const remaining = Number(url.searchParams.get('timestamp')) - Math.floor(Date.now() / 1000);
     return {
-      'Content-Type': contentType !== undefined && MEDIA_TYPE.test(contentType) ? contentType : DEFAULT_TYPE,
-      'Content-Disposition': contentDisposition(single(url.searchParams, 'filename')),
+      'Content-Type': contentType,
+      // Inline only for safe image types; anything else (HTML, SVG, ...) downloads, never renders here.
+      'Content-Disposition': contentDisposition(single(url.searchParams, 'filename'), contentType),
       ETag: `"${stat.etag}"`,
       'Last-Modified': stat.lastModified.toUTCString(),
       'Accept-Ranges': 'bytes',

@@ -14,7 +14,7 @@ import {
   SignedUrlOptions,
   StoredObject,
 } from './object-storage.port';
-import { HashingMeter } from './object-streams';
+import { HashingTap } from './object-streams';
 import { UrlSigner } from './url-signer';
 
 const TEMP_FOLDER = '.tmp';
@@ -61,10 +61,11 @@ export class FsObjectStorage extends ObjectStorage {
     const target = this.pathOf(key);
     await mkdir(this.tempDir, { recursive: true });
     const temp = path.join(this.tempDir, randomUUID());
-    const meter = new HashingMeter();
+    // Attached in the same tick as the pipeline below, so it sees every chunk the file gets.
+    const meter = new HashingTap(body);
     try {
       // `flush` fsyncs the file before it is closed, so the rename below publishes durable bytes.
-      await pipeline(body, meter, createWriteStream(temp, { flags: 'wx', flush: true }));
+      await pipeline(body, createWriteStream(temp, { flags: 'wx', flush: true }));
       await this.moveIntoPlace(temp, target);
     } catch (error) {
       body.destroy();

@@ -163,7 +163,7 @@ export class MinioObjectStorage extends ObjectStorage {
     assertValidKey(key);
     const expiry = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.ceil(options.expirySeconds)));
     const responseHeaders: Record<string, string> = {
-      'response-content-disposition': contentDisposition(options.filename),
+      'response-content-disposition': contentDisposition(options.filename, options.contentType),
     };
     if (options.contentType !== undefined) responseHeaders['response-content-type'] = options.contentType;
     return this.client.presignedGetObject(this.bucket, key, expiry, responseHeaders);

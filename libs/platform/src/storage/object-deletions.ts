@@ -62,7 +62,8 @@ export class ObjectDeletions implements OnApplicationBootstrap {
       await manager
         .createQueryBuilder()
         .insert()
-        .into(TABLE)
+        // Named: without an entity, TypeORM leaves the column list out of a multi-row insert.
+        .into(TABLE, ['storage_key', 'not_before', 'attempts', 'last_error', 'created_at'])
         .values(
           unique.slice(i, i + INSERT_CHUNK).map((key) => ({
             storage_key: key,

@@ -1,15 +1,22 @@
 import { createHash, Hash } from 'node:crypto';
-import { Readable, Transform, TransformCallback } from 'node:stream';
+import { Readable } from 'node:stream';
 
-/** A pass-through that hashes (SHA-256) and counts the bytes flowing through it. */
-export class HashingMeter extends Transform {
+/**
+ * Hashes (SHA-256) and counts the bytes a readable emits, without a stream hop of its own: it listens to
+ * the `data` events of the readable while something else (a pipe, a pipeline) consumes it. Attach it in
+ * the same tick as that consumer, so both see every chunk; it never pauses or resumes the source.
+ * (A pass-through Transform did the same at the cost of a second buffer per chunk: measurable on a
+ * 512 MiB upload.)
+ */
+export class HashingTap {
   private readonly hash: Hash = createHash('sha256');
   size = 0;
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.hash.update(chunk);
-    this.size += chunk.length;
-    callback(null, chunk);
+  constructor(source: Readable) {
+    source.on('data', (chunk: Buffer) => {
+      this.hash.update(chunk);
+      this.size += chunk.length;
+    });
   }
 
   /** Hex SHA-256 of everything seen; call once, after the stream ended. */

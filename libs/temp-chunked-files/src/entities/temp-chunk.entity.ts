@@ -22,6 +22,10 @@ export class TempChunkEntity {
   @Column({ type: 'bigint', transformer: bigintAsNumber })
   size: number;
 
+  /** Hex SHA-256 of the chunk's bytes; null for chunks written before it was recorded. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  sha256: string | null;
+
   @Column({ name: 'updated_at', type: 'datetime' })
   updatedAt: Date;
 }

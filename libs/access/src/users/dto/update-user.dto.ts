@@ -24,19 +24,19 @@ export class UpdateUserDto {
   @Length(1, 255)
   username?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'email' })
   @ValidateIf((_object, value) => value !== undefined && value !== null && value !== '')
   @IsEmail({}, { message: 'emailAddress must be an email address' })
   @MaxLength(255)
   emailAddress?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   forename?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)

@@ -6,7 +6,7 @@ const DISPLAY_ORDER_MESSAGE = 'displayOrder must be a whole number from 0 to 100
 
 /** `POST /rest/attributes`. The label is checked by the service (blank, length). */
 export class CreateAttributeDto {
-  @ApiProperty({ description: 'in the Content-Language of the request' })
+  @ApiProperty({ type: String, description: 'in the Content-Language of the request' })
   @Allow()
   label?: unknown;
 

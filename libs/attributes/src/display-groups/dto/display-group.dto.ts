@@ -6,15 +6,24 @@ import { Allow } from 'class-validator';
  * URLs, or objects with `url` or `id` (the shape GET returns); on PUT an omitted field stays as it is.
  */
 export class DisplayGroupDto {
-  @ApiPropertyOptional({ description: 'required on POST' })
+  @ApiPropertyOptional({ type: String, description: 'required on POST' })
   @Allow()
   name?: unknown;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ type: 'integer' })
   @Allow()
   displayOrder?: unknown;
 
-  @ApiPropertyOptional({ description: 'attribute URLs or {id} / {url} objects, in display order' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: {
+      oneOf: [
+        { type: 'string', format: 'uri' },
+        { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string', format: 'uri' } } },
+      ],
+    },
+    description: 'attribute URLs or {id} / {url} objects, in display order',
+  })
   @Allow()
   attributes?: unknown;
 }

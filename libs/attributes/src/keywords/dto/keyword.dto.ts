@@ -6,15 +6,20 @@ import { Allow } from 'class-validator';
  * stays as it is; `parent: null` makes the keyword top-level.
  */
 export class KeywordDto {
-  @ApiPropertyOptional({ description: 'URL of a keywords-type attribute; required on POST' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    description: 'URL of a keywords-type attribute; required on POST',
+  })
   @Allow()
   attributeUrl?: unknown;
 
-  @ApiPropertyOptional({ description: 'required on POST' })
+  @ApiPropertyOptional({ type: String, description: 'required on POST' })
   @Allow()
   name?: unknown;
 
   @ApiPropertyOptional({
+    type: String,
     description: 'URL of the parent keyword (same attribute), or null for top level',
     nullable: true,
   })

@@ -6,22 +6,33 @@ import { Allow } from 'class-validator';
  * missing or blank value gets the spec's exact message; `url` is ignored.
  */
 export class CreateListValueDto {
-  @ApiProperty({ description: 'required, non-empty' })
+  @ApiProperty({ type: String, description: 'required, non-empty' })
   @Allow()
   value?: unknown;
 
-  @ApiPropertyOptional({ description: 'shown instead of value on the asset detail view; may be empty' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'shown instead of value on the asset detail view; may be empty',
+  })
   @Allow()
   additionalValue?: unknown;
 }
 
 /** `POST /rest/list-attribute-values`: the same, naming the attribute by `attributeUrl` or `attributeId`. */
 export class CreateListValueForAnyAttributeDto extends CreateListValueDto {
-  @ApiPropertyOptional({ description: 'URL of a list attribute; or give attributeId' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    description: 'URL of a list attribute; or give attributeId',
+  })
   @Allow()
   attributeUrl?: unknown;
 
-  @ApiPropertyOptional({ description: 'id of a list attribute; or give attributeUrl' })
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'integer' }, { type: 'string' }],
+    description: 'id of a list attribute; or give attributeUrl',
+  })
   @Allow()
   attributeId?: unknown;
 }

@@ -12,6 +12,12 @@ import { AssetContentPending1732294800000 } from './1732294800000-asset-content-
 import { CacheGenerations1732298400000 } from './1732298400000-cache-generations';
 import { ObjectDeletions1732302000000 } from './1732302000000-object-deletions';
 import { JobRuns1732305600000 } from './1732305600000-job-runs';
+import { ResumableUploads1732310017000 } from './1732310017000-resumable-uploads';
+import { DomainEvents1732311000000 } from './1732311000000-domain-events';
+import { Webhooks1732311060000 } from './1732311060000-webhooks';
+import { RateLimitCounters1732313000000 } from './1732313000000-rate-limit-counters';
+import { AssetVersions1732314000000 } from './1732314000000-asset-versions';
+import { SearchScaling1732316400000 } from './1732316400000-search-scaling';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -29,4 +35,10 @@ export const MIGRATIONS = [
   CacheGenerations1732298400000,
   ObjectDeletions1732302000000,
   JobRuns1732305600000,
+  ResumableUploads1732310017000,
+  DomainEvents1732311000000,
+  Webhooks1732311060000,
+  RateLimitCounters1732313000000,
+  AssetVersions1732314000000,
+  SearchScaling1732316400000,
 ];

@@ -2,4 +2,4 @@ export * from './negotiation';
 export * from './xml-mapping';
 export * from './xml-serializer';
 export * from './xml-reader';
-export * from './xml.interceptor';
+export * from './xml-negotiation';

@@ -10,12 +10,23 @@ export interface XmlMapping {
   readonly element: string;
   /** Array field name -> item element name, e.g. `{ children: 'category' }`. Applies at any depth. */
   readonly items?: Readonly<Record<string, string>>;
+  /**
+   * Fields holding an object whose keys are data, not names (`facets: {"dateAdded:year": [...]}`): each
+   * entry is written as an `element` with the key in a `key` child and the value in a `value` child.
+   */
+  readonly keyed?: Readonly<Record<string, { element: string; key: string; value: string }>>;
 }
 
 /** What a handler's body is: one representation, a list of them under a plural wrapper, or URLs. */
 export type XmlBinding =
   | { readonly kind: 'object'; readonly mapping: XmlMapping }
-  | { readonly kind: 'list'; readonly wrapper: string; readonly mapping: XmlMapping }
+  | {
+      readonly kind: 'list';
+      readonly wrapper: string;
+      readonly mapping: XmlMapping;
+      /** How the body is written when the handler answers an object (an envelope) instead of the list. */
+      readonly envelope?: XmlMapping;
+    }
   | { readonly kind: 'json-only' };
 
 export const XML_BINDING = 'dam:xml-binding';
@@ -32,10 +43,22 @@ export function XmlRoot(mapping: XmlMapping | string): MethodDecorator {
   return applyDecorators(SetMetadata(XML_BINDING, { kind: 'object', mapping: resolved }), PRODUCES);
 }
 
-/** The body is an array of representations: `<wrapper><element>…</element>…</wrapper>`. */
-export function XmlList(wrapper: string, mapping: XmlMapping | string): MethodDecorator {
+/**
+ * The body is an array of representations: `<wrapper><element>…</element>…</wrapper>`; or, when the
+ * handler answers an object instead (an envelope such as `{results, total, facets}`), that object as
+ * `envelope` says.
+ */
+export function XmlList(
+  wrapper: string,
+  mapping: XmlMapping | string,
+  envelope?: XmlMapping,
+): MethodDecorator {
   const resolved = typeof mapping === 'string' ? xmlMapping(mapping) : mapping;
-  return applyDecorators(SetMetadata(XML_BINDING, { kind: 'list', wrapper, mapping: resolved }), PRODUCES);
+  const binding =
+    envelope === undefined
+      ? { kind: 'list', wrapper, mapping: resolved }
+      : { kind: 'list', wrapper, mapping: resolved, envelope };
+  return applyDecorators(SetMetadata(XML_BINDING, binding), PRODUCES);
 }
 
 /** The body is an array of absolute URLs: `<urls><url>…</url>…</urls>`. */

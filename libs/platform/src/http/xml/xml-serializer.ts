@@ -33,6 +33,8 @@ function rootOf(body: unknown, binding: XmlBinding | undefined): [string, unknow
       ? ['urls', { url: body.map((item) => node(item)) }]
       : ['items', { item: body.map((item) => node(item)) }];
   }
+  if (binding?.kind === 'list' && binding.envelope !== undefined)
+    return [binding.envelope.element, node(body, binding.envelope)];
   if (binding?.kind === 'object' || binding?.kind === 'list')
     return [binding.mapping.element, node(body, binding.mapping)];
   return ['response', node(body)];
@@ -51,7 +53,12 @@ function node(value: unknown, mapping?: XmlMapping): unknown {
     for (const [key, field] of Object.entries(value)) {
       if (field === undefined) continue;
       const name = elementName(key);
-      if (Array.isArray(field)) {
+      const keyed = mapping?.keyed?.[key];
+      if (keyed !== undefined && isPlainObject(field)) {
+        const entries = Object.entries(field).map(([k, v]) => ({ [keyed.key]: k, [keyed.value]: v }));
+        element[name] =
+          entries.length === 0 ? '' : { [keyed.element]: entries.map((entry) => node(entry, mapping)) };
+      } else if (Array.isArray(field)) {
         const item = itemElementName(key, field, mapping);
         element[name] = field.length === 0 ? '' : { [item]: field.map((entry) => node(entry, mapping)) };
       } else {

@@ -1,0 +1,37 @@
+import { ActorRef, actorRef, DomainEvent, UrlService } from '@dam/platform';
+
+/** The payload of `asset.checked-out` and `asset.checked-in` (docs/events.md). */
+export interface CheckoutEventData extends ActorRef {
+  assetId: number;
+  assetUrl: string;
+  /** Who holds (checked-out) or held (checked-in) the checkout. */
+  holderId: number;
+  holderUrl: string;
+}
+
+export function checkoutEventData(
+  urls: UrlService,
+  assetId: number,
+  holderId: number,
+  actorId: number,
+): CheckoutEventData {
+  return {
+    assetId,
+    assetUrl: urls.rest('assets', assetId),
+    holderId,
+    holderUrl: urls.rest('users', holderId),
+    ...actorRef(urls, actorId),
+  };
+}
+
+/** Checked out to `holderId` (by the actor: the holder, or an admin for someone else). */
+export class AssetCheckedOutEvent extends DomainEvent<CheckoutEventData> {
+  static readonly TYPE = 'asset.checked-out';
+  readonly type = AssetCheckedOutEvent.TYPE;
+}
+
+/** Checked in: `holderId` no longer holds it. */
+export class AssetCheckedInEvent extends DomainEvent<CheckoutEventData> {
+  static readonly TYPE = 'asset.checked-in';
+  readonly type = AssetCheckedInEvent.TYPE;
+}

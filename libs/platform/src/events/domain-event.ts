@@ -1,0 +1,51 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * A domain event (docs/events.md): something that changed, named `<area>.<what-happened>`
+ * (`asset.created`), with a small JSON-safe payload of ids and absolute URLs. Each owner lib defines its
+ * own event classes (subclasses naming their `type`) and records them with `DomainEvents.record` inside
+ * the transaction of the change.
+ */
+export abstract class DomainEvent<D extends object = object> {
+  /** `<area>.<what-happened>`, e.g. `asset.created`: the name listeners (`@OnEvent`) and webhooks use. */
+  abstract readonly type: string;
+  readonly occurredAt: Date;
+
+  constructor(
+    readonly data: D,
+    occurredAt = new Date(),
+  ) {
+    this.occurredAt = occurredAt;
+  }
+}
+
+/** An event as stored in the outbox and handed to its consumers (webhooks) by `DomainEvents.claim`. */
+export interface OutboxEvent {
+  /** Unique, stable across retries and instances: the `webhook-id` of its deliveries. */
+  eventId: string;
+  type: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+/** Who made a change, in an event's payload: the user's id and absolute URL (null from a job). */
+export interface ActorRef {
+  actorId: number | null;
+  actorUrl: string | null;
+}
+
+/** `{actorId, actorUrl}` for the user `userId` (`{origin}/rest/users/{id}`), built with UrlService's `rest`. */
+export function actorRef(
+  urls: { rest(...segments: (string | number)[]): string },
+  userId?: number | null,
+): ActorRef {
+  return userId === undefined || userId === null
+    ? { actorId: null, actorUrl: null }
+    : { actorId: userId, actorUrl: urls.rest('users', userId) };
+}
+
+/**
+ * Work an owner's repository runs inside its own write transaction, with the id written (typically
+ * `(manager, id) => events.record(manager, new AssetCreated(...))`, so the change and its events commit together).
+ */
+export type InTransaction<K = number> = (manager: EntityManager, subject: K) => Promise<void>;

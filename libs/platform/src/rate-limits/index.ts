@@ -1,0 +1,2 @@
+export * from './rate-counters';
+export * from './token-rate-limit';

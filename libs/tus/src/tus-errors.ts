@@ -1,0 +1,8 @@
+import { UnknownResource } from '@dam/platform';
+
+/** 404: no such tus upload, or not the actor's (ids never leak). */
+export class TusUploadNotFound extends UnknownResource {
+  constructor(id: string) {
+    super(`tus upload ${id.slice(0, 40)} does not exist`);
+  }
+}

@@ -1,0 +1,132 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
+import { RestartableObjectStore, startS3rver } from './helpers/object-store';
+import { TcpProxy } from './helpers/tcp-proxy';
+import { TestApp } from './helpers/test-app';
+
+jest.setTimeout(60_000);
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Issue 16: `/health/live` (the process answers, no dependency asked), `/health/ready` (database and
+ * object store, 1 s each; 503 naming the one that failed) and `/health` kept, all public JSON.
+ */
+describe('health probes', () => {
+  let t: TestApp;
+  /** On the mysql matrix: the app's store, behind a proxy that a test freezes (a store that hangs). */
+  let store: RestartableObjectStore | undefined;
+  let storeProxy: TcpProxy | undefined;
+
+  beforeAll(async () => {
+    if (MATRIX === 'mysql') {
+      store = await startS3rver();
+      storeProxy = await TcpProxy.listen('127.0.0.1', Number(store.env.MINIO_PORT));
+      t = await TestApp.start({
+        objectStore: { ...store, env: { ...store.env, MINIO_PORT: String(storeProxy.port) } },
+      });
+    } else {
+      t = await TestApp.start();
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await storeProxy?.stop();
+    await store?.stop();
+  });
+
+  it('live, ready and /health answer 200 without a token, in JSON, whatever the Accept', async () => {
+    const live = await t.http.get('/health/live').set('Accept', 'application/xml').expect(200);
+    expect(live.headers['content-type']).toMatch(/^application\/json/);
+    expect(live.body).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
+
+    const ready = await t.http.get('/health/ready').expect(200);
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      details: { database: { status: 'up' }, storage: { status: 'up' } },
+    });
+    const health = await t.http.get('/health').expect(200);
+    expect(health.body.details).toEqual(ready.body.details);
+  });
+
+  it('ready answers 503 naming the store while it is unusable (live stays 200), and 200 once it is back', async () => {
+    const temp = path.join(t.config.dataDir, 'storage', '.tmp');
+    const breakStore = () =>
+      storeProxy === undefined ? fs.rmSync(temp, { recursive: true, force: true }) : storeProxy.freeze();
+    const repairStore = () =>
+      storeProxy === undefined ? fs.mkdirSync(temp, { recursive: true }) : storeProxy.thaw();
+    breakStore();
+    try {
+      const ready = await t.http.get('/health/ready').expect(503);
+      expect(ready.headers['content-type']).toMatch(/^application\/json/);
+      expect(ready.headers['retry-after']).toBe('5');
+      expect(ready.body).toMatchObject({
+        status: 'error',
+        error: { storage: { status: 'down', message: 'the object store cannot be reached' } },
+        details: { database: { status: 'up' }, storage: { status: 'down' } },
+      });
+      expect(ready.body.error.database).toBeUndefined();
+      await t.http.get('/health/live').expect(200);
+    } finally {
+      repairStore();
+    }
+    await t.http.get('/health/ready').expect(200);
+  });
+});
+
+/**
+ * Readiness when the database hangs: inherently MariaDB (reached through a proxy that stops passing
+ * bytes), so this part uses it whatever DAM_TEST_MATRIX says, like faults.e2e-spec.
+ */
+describe('health probes: the database hangs', () => {
+  /** DAM_DATABASE_TIMEOUT_MS of this app. */
+  const QUERY_TIMEOUT_MS = 1500;
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('mysql');
+    const server = new URL(database.databaseUrl ?? '');
+    proxy = await TcpProxy.listen(server.hostname, Number(server.port === '' ? 3306 : server.port));
+    t = await TestApp.start({
+      matrix: 'mysql',
+      database: { ...database, databaseUrl: proxy.rewrite(database.databaseUrl ?? '') },
+      env: { DAM_DATABASE_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+    await database?.drop();
+  });
+
+  it('ready answers 503 naming the database while it does not answer; live answers throughout', async () => {
+    await t.http.get('/health/ready').expect(200);
+    proxy.freeze();
+    try {
+      const ready = await t.http.get('/health/ready').expect(503);
+      expect(ready.body).toMatchObject({
+        status: 'error',
+        error: { database: { status: 'down' } },
+        details: { storage: { status: 'up' } },
+      });
+      expect(ready.body.error.storage).toBeUndefined();
+      await t.http.get('/health/live').expect(200);
+    } finally {
+      proxy.thaw();
+    }
+    // Readiness returns without a restart, on fresh connections.
+    const deadline = Date.now() + 20_000;
+    let status = 0;
+    while (status !== 200 && Date.now() < deadline) {
+      status = (await t.http.get('/health/ready')).status;
+      if (status !== 200) await sleep(250);
+    }
+    expect(status).toBe(200);
+    // The ping sent while frozen never gets its answer: let its deadline give the connection up before
+    // the app closes (closing waits for busy connections).
+    await sleep(QUERY_TIMEOUT_MS + 500);
+  });
+});

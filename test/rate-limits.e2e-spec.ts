@@ -1,0 +1,213 @@
+import type { Response } from 'supertest';
+import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
+import { startObjectStore, TestObjectStore } from './helpers/object-store';
+import { TestApp, TestUser } from './helpers/test-app';
+
+jest.setTimeout(90_000);
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A 429 as the service answers it: plain text, one line, and `Retry-After` in whole seconds. */
+function expectTooMany(response: Response, maxRetryAfter: number): void {
+  expect(response.status).toBe(429);
+  expect(response.headers['content-type']).toMatch(/^text\/plain/);
+  expect(response.text).not.toContain('\n');
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(maxRetryAfter);
+}
+
+/**
+ * Issue 16: failed password grants per username and per address (DAM_LOGIN_MAX_FAILURES within
+ * DAM_LOGIN_WINDOW_SECONDS), and the optional per-token limit (DAM_RATE_LIMIT_PER_MINUTE), with counters
+ * two instances on one database share.
+ */
+describe('rate limits', () => {
+  const MAX_FAILURES = 3;
+  // Long enough for a test's logins (each hashes twice, up to a second on a busy machine) to fit in one.
+  const WINDOW_SECONDS = 12;
+  let database: TestDatabase;
+  let store: TestObjectStore | undefined;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(MATRIX);
+    store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
+    const env = {
+      DAM_LOGIN_MAX_FAILURES: String(MAX_FAILURES),
+      DAM_LOGIN_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      // X-Forwarded-For names the client address, so one test process can be several clients.
+      DAM_TRUST_PROXY: 'true',
+    };
+    a = await TestApp.start({ database, objectStore: store, env });
+    b = await TestApp.start({ database, objectStore: store, env });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await store?.stop();
+    await database?.drop();
+  });
+
+  let addresses = 0;
+  /** A client address no other test uses. */
+  const newAddress = () => `198.51.100.${++addresses}`;
+
+  /** A password grant on `t`, as a client at `address`. B booted last: its client secret is the one in force. */
+  function login(t: TestApp, username: string, password: string, address: string) {
+    return t.http.post('/oauth/token').set('X-Forwarded-For', address).type('form').send({
+      grant_type: 'password',
+      username,
+      password,
+      client_id: b.clientId,
+      client_secret: b.clientSecret,
+    });
+  }
+
+  describe('password grants', () => {
+    let user: TestUser;
+    beforeAll(async () => {
+      user = await b.createUser();
+    });
+
+    it(`after ${MAX_FAILURES} failures for one username (over both instances and several addresses), 429 even for the right password, until the window passes`, async () => {
+      for (let failure = 1; failure <= MAX_FAILURES; failure++) {
+        const response = await login(failure % 2 === 0 ? a : b, user.username, 'wrong', newAddress());
+        expect(response.status).toBe(400);
+        expect(response.body.error).toBe('invalid_grant');
+      }
+      for (const t of [a, b]) {
+        expectTooMany(await login(t, user.username, user.password, newAddress()), WINDOW_SECONDS);
+        expectTooMany(await login(t, user.username, 'wrong', newAddress()), WINDOW_SECONDS);
+      }
+      // Usernames are counted without regard to case.
+      expectTooMany(await login(a, user.username.toUpperCase(), user.password, newAddress()), WINDOW_SECONDS);
+      // Another user, and other grants, are not affected.
+      const other = await b.createUser();
+      await login(a, other.username, other.password, newAddress()).expect(200);
+      await b.clientCredentialsToken();
+
+      // The window started at the first failure: once Retry-After has passed, the right password works.
+      const refused = await login(a, user.username, user.password, newAddress());
+      expectTooMany(refused, WINDOW_SECONDS);
+      await sleep(Number(refused.headers['retry-after']) * 1000 + 200);
+      const after = await login(b, user.username, user.password, newAddress()).expect(200);
+      expect(after.body.access_token).toEqual(expect.any(String));
+    });
+
+    it(`after ${MAX_FAILURES} failures from one address (any usernames), 429 for every username from there`, async () => {
+      const address = newAddress();
+      for (let failure = 1; failure <= MAX_FAILURES; failure++) {
+        await login(failure % 2 === 0 ? a : b, `nobody-${failure}`, 'wrong', address).expect(400);
+      }
+      expectTooMany(await login(a, user.username, user.password, address), WINDOW_SECONDS);
+      expectTooMany(await login(b, `nobody-else`, 'wrong', address), WINDOW_SECONDS);
+      // The user still logs in from elsewhere: their own counter holds no failure.
+      await login(b, user.username, user.password, newAddress()).expect(200);
+    });
+
+    it('neither successful nor refused attempts count as failures', async () => {
+      const target = await b.createUser();
+      for (let failure = 1; failure < MAX_FAILURES; failure++) {
+        await login(a, target.username, 'wrong', newAddress()).expect(400);
+      }
+      // Were these counted, the limit would be passed after the first of them.
+      for (let success = 0; success < 3; success++) {
+        await login(success % 2 === 0 ? a : b, target.username, target.password, newAddress()).expect(200);
+      }
+      await login(a, target.username, 'wrong', newAddress()).expect(400);
+      expectTooMany(await login(b, target.username, target.password, newAddress()), WINDOW_SECONDS);
+      expectTooMany(await login(a, target.username, 'wrong', newAddress()), WINDOW_SECONDS);
+    });
+
+    it('counts a burst of parallel guesses exactly: no more than the limit are checked', async () => {
+      const target = await b.createUser();
+      const address = newAddress();
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          login(index % 2 === 0 ? a : b, target.username, `guess-${index}`, `${address}`),
+        ),
+      );
+      const statuses = answers.map((response) => response.status).sort();
+      expect(statuses.filter((status) => status === 400)).toHaveLength(MAX_FAILURES);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(12 - MAX_FAILURES);
+    });
+  });
+});
+
+/** Two instances on one database, with DAM_RATE_LIMIT_PER_MINUTE=5. */
+describe('rate limits: per access token', () => {
+  let database: TestDatabase;
+  let store: TestObjectStore | undefined;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(MATRIX);
+    store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
+    const env = { DAM_RATE_LIMIT_PER_MINUTE: '5' };
+    a = await TestApp.start({ database, objectStore: store, env });
+    b = await TestApp.start({ database, objectStore: store, env });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await store?.stop();
+    await database?.drop();
+  });
+
+  it('answers 429 with Retry-After past 5 requests a minute with one token, on either instance; other tokens go on', async () => {
+    // Each user costs B's admin token 2 requests.
+    const first = await b.createUser();
+    const second = await b.createUser();
+    const get = (t: TestApp, token: string) =>
+      t.http.get('/rest/authenticated-user').auth(token, { type: 'bearer' });
+    for (let request = 1; request <= 5; request++) {
+      const response = await get(request % 2 === 0 ? a : b, first.token).expect(200);
+      expect(response.headers['x-ratelimit-limit']).toBe('5');
+      expect(response.headers['x-ratelimit-remaining']).toBe(String(5 - request));
+    }
+    expectTooMany(await get(a, first.token), 60);
+    expectTooMany(await get(b, first.token), 60);
+    await get(b, second.token).expect(200);
+    // Requests without a token are not counted.
+    for (let request = 0; request < 6; request++) await a.http.get('/rest/authenticated-user').expect(401);
+  });
+});
+
+describe('rate limits: defaults', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t?.close());
+
+  it('have no per-token limit unless DAM_RATE_LIMIT_PER_MINUTE is set', async () => {
+    const user = await t.createUser();
+    for (let request = 0; request < 30; request++) {
+      const response = await t.http
+        .get('/rest/authenticated-user')
+        .auth(user.token, { type: 'bearer' })
+        .expect(200);
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    expect(t.config.loginMaxFailures).toBe(10);
+    expect(t.config.loginWindowSeconds).toBe(900);
+  });
+
+  it('refuse the 11th password grant for a username after 10 failures', async () => {
+    const user = await t.createUser();
+    const login = (password: string) =>
+      t.http.post('/oauth/token').type('form').send({
+        grant_type: 'password',
+        username: user.username,
+        password,
+        client_id: t.clientId,
+        client_secret: t.clientSecret,
+      });
+    for (let failure = 1; failure <= 10; failure++) await login('wrong').expect(400);
+    expectTooMany(await login(user.password), 900);
+  });
+});
