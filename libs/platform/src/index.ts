@@ -42,6 +42,7 @@ export { concatenated } from './storage/object-streams';
 export { MIGRATIONS } from './database/migrations';
 export * from './cache';
 export * from './jobs/maintenance-job';
+export * from './jobs/expiry-purge-job';
 export * from './storage/stored-object-owners';
 export * from './settings/settings';
 export * from './jobs/job-runner';

@@ -5,6 +5,7 @@ import {
   concatenated,
   DigestCheck,
   ObjectStorage,
+  PurgeHooks,
   sizeLimited,
   TooLarge,
   UrlService,
@@ -53,12 +54,6 @@ const PURGE_BATCH = 200;
  * object it replaced: a crash leaves at worst an orphan object under the file's prefix, removed with
  * the file.
  */
-/** Optional hooks of purgeStale: the maintenance job's checkpoint between batches, and each removed file. */
-export interface PurgeHooks {
-  checkpoint?(): Promise<void>;
-  removed?(id: string): void;
-}
-
 @Injectable()
 export class TempChunkedFilesService {
   private readonly logger = new Logger('TempChunkedFiles');

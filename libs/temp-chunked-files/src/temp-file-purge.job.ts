@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, JobContext, MaintenanceJob } from '@dam/platform';
+import { AppConfig, ExpiryPurgeJob } from '@dam/platform';
 import { TempChunkedFilesService } from './temp-chunked-files.service';
-
-/** The most stale files a dry run lists. */
-const DRY_RUN_LIMIT = 1000;
 
 /**
  * `purge-temp-files`: removes temp chunked files untouched for DAM_TEMP_FILE_TTL_HOURS, with their objects,
@@ -12,35 +9,19 @@ const DRY_RUN_LIMIT = 1000;
  * DAM_JOB_PURGE_TEMP_FILES_CRON is not), else every ten minutes.
  */
 @Injectable()
-export class TempFilePurgeJob extends MaintenanceJob {
+export class TempFilePurgeJob extends ExpiryPurgeJob {
   readonly name = 'purge-temp-files';
-  readonly defaultCron = '*/10 * * * *';
   readonly description =
     'removes temp chunked files untouched for DAM_TEMP_FILE_TTL_HOURS, with their objects';
-  override readonly intervalSeconds: number | undefined;
+  protected readonly itemName = 'temp file';
 
-  constructor(
-    private readonly files: TempChunkedFilesService,
-    config: AppConfig,
-  ) {
-    super();
-    this.intervalSeconds = config.tempFilePurgeIntervalSeconds;
-  }
-
-  async run(context: JobContext): Promise<void> {
-    const now = new Date();
-    if (context.dryRun) {
-      const stale = await this.files.staleIds(now, DRY_RUN_LIMIT);
-      context.summary.examined = stale.length;
-      context.summary.reported = stale.length;
-      for (const id of stale) context.note(`would remove temp file ${id}`);
-      return;
-    }
-    const removed = await this.files.purgeStale(now, {
-      checkpoint: () => context.checkpoint(),
-      removed: (id) => context.note(`removed temp file ${id}`),
-    });
-    context.summary.examined = removed;
-    context.summary.changed = removed;
+  constructor(files: TempChunkedFilesService, config: AppConfig) {
+    super(
+      {
+        removableIds: (now, limit) => files.staleIds(now, limit),
+        purge: (now, hooks) => files.purgeStale(now, hooks),
+      },
+      config.tempFilePurgeIntervalSeconds,
+    );
   }
 }

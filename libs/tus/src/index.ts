@@ -1,3 +1,3 @@
 export * from './tus.module';
 export { TusService } from './tus.service';
-export type { PurgeHooks } from './tus.service';
+

@@ -7,6 +7,7 @@ import {
   InvalidInput,
   ObjectStorage,
   oneLine,
+  PurgeHooks,
   sha256DigestField,
   statusOf,
   UrlService,
@@ -49,12 +50,6 @@ export function isUploadId(value: string): boolean {
 /** `tus/{id}`, `tus/{id}.info`, `tus/{id}.json`, `tus/{id}.part` → `{id}`. */
 function uploadIdOfKey(key: string): string {
   return key.slice(STORE_PREFIX.length).split('.')[0];
-}
-
-/** Optional hooks of `purge`: the job's checkpoint between batches, and each removed upload. */
-export interface PurgeHooks {
-  checkpoint?(): Promise<void>;
-  removed?(id: string): void;
 }
 
 /** What the tus hooks need to know about the request they run for. */
