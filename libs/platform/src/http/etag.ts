@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { Response } from 'express';
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { PreconditionFailed } from './domain-errors';
 
 /**
@@ -44,7 +44,8 @@ export function tagWhenSent(response: Response, representation: object): void {
 }
 
 function entityTag(body: string | Buffer, version: number | undefined): string {
-  const hash = createHash('sha1').update(body).digest('base64url');
+  // One-shot hash (Node 21.7+): no Hash object per answer.
+  const hash = hash1(body);
   return version === undefined ? `"${hash}"` : `"${version}-${hash}"`;
 }
 
@@ -61,4 +62,8 @@ export function ifMatchOrThrow(header: string | undefined, version: number, what
   if (!current) {
     throw new PreconditionFailed(`${what} has changed since the version in If-Match: read it again`);
   }
+}
+
+function hash1(body: string | Buffer): string {
+  return oneShotHash('sha1', body, 'base64url');
 }

@@ -2,7 +2,7 @@ import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger as PinoNestLogger, Params, PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, LevelWithSilent, LoggerOptions } from 'pino';
-import PinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../config/app-config';
 import { RequestContext } from '../context/request-context';
@@ -94,14 +94,19 @@ export function loggingParams(
   return {
     pinoHttp: [options, destination ?? standardOutput(config)],
     // Mounted like platform's own middleware (express `use`), not as the catch-all route nestjs-pino's
-    // default path makes, which would show up among the app's routes.
-    forRoutes: ['*path'],
+    // default path makes, which would show up among the app's routes. Not at all without request lines
+    // (DAM_LOG_REQUESTS=false): pino-http's child logger per request (with redaction) cost about 15% of
+    // a GET's CPU for nothing (bench/results/latest.md).
+    forRoutes: config.logRequests ? ['*path'] : [],
   };
 }
 
 function standardOutput(config: AppConfig): DestinationStream {
   if (config.logFormat === 'pretty') {
-    return PinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l' });
+    // Loaded only for the pretty format: JSON processes never pay its memory.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const pretty = require('pino-pretty') as typeof PinoPretty;
+    return pretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l' });
   }
   return pino.destination({ dest: 1, sync: true });
 }
