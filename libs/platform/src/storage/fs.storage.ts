@@ -30,6 +30,12 @@ const STALE_TEMP_MS = 24 * 3600 * 1000;
 const COPY_BUFFER_BYTES = 256 * 1024;
 
 /**
+ * How much of an upload the file stream may hold before it pushes back on the socket: large enough that
+ * the socket's 64 KiB reads queue up and go to the disk as one writev instead of one write each.
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+/**
  * Objects as files under `{dataDir}/storage/{key}`. Writes go to `.tmp/` first and are renamed into
  * place after fsync, so readers see a whole object or none. Signed URLs point at the service's own
  * `GET /files/{key}` route (FilesController).
@@ -65,7 +71,10 @@ export class FsObjectStorage extends ObjectStorage {
     const meter = new HashingTap(body);
     try {
       // `flush` fsyncs the file before it is closed, so the rename below publishes durable bytes.
-      await pipeline(body, createWriteStream(temp, { flags: 'wx', flush: true }));
+      await pipeline(
+        body,
+        createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER_BYTES }),
+      );
       await this.moveIntoPlace(temp, target);
     } catch (error) {
       body.destroy();
