@@ -31,9 +31,11 @@ const COPY_BUFFER_BYTES = 256 * 1024;
 
 /**
  * How much of an upload the file stream may hold before it pushes back on the socket: large enough that
- * the socket's 64 KiB reads queue up and go to the disk as one writev instead of one write each.
+ * the socket's 64 KiB reads queue up and go to the disk as one writev instead of one write each. 1 MiB was
+ * faster still (512 MiB PUT 2.1 s against 2.4 s here, 2.8 s with the 64 KiB default, Node 24) but let the
+ * peak RSS of a 1 GiB upload pass 200 MB: bench/results/latest.md.
  */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
+const WRITE_BUFFER_BYTES = 256 * 1024;
 
 /**
  * Objects as files under `{dataDir}/storage/{key}`. Writes go to `.tmp/` first and are renamed into
