@@ -4,12 +4,7 @@ const shared = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   moduleNameMapper: { '^@dam/([a-z-]+)$': '<rootDir>/libs/$1/src' },
-  transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
-    // ESM-only dependencies (@tus/*, srvx) are rewritten to CommonJS: see test/helpers/esm-to-commonjs.js.
-    '^.+\\.m?js$': '<rootDir>/test/helpers/esm-to-commonjs.js',
-  },
-  transformIgnorePatterns: ['/node_modules/(?!(@tus|srvx)/)'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json', 'node'],
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The floor the service's figures are compared with: a NestJS 11 app on Express with one controller whose
+// The floor the service's figures are compared with: a NestJS app (the same Nest as the service) on Express with one controller whose
 // one GET route reads one row from SQLite with the service's driver (better-sqlite3, a prepared
 // `SELECT ... WHERE id = ?` per request) and returns it as JSON, run like the service (plain `node`, one
 // process, PORT from the environment). The database is a file of its own (BARE_DB, else a new file in the
@@ -25,7 +25,9 @@ let readDocument;
 let cleanUp;
 if (MYSQL_URL === undefined) {
   const Database = require('better-sqlite3');
-  const ownFolder = process.env.BARE_DB ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-bare-'));
+  const ownFolder = process.env.BARE_DB
+    ? undefined
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'dam-bench-bare-'));
   const file = process.env.BARE_DB ?? path.join(ownFolder, 'bare.sqlite');
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

@@ -2230,18 +2230,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2249,7 +2256,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2257,13 +2267,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2278,18 +2292,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2298,13 +2319,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2312,17 +2337,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2348,18 +2378,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2367,7 +2404,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2375,13 +2415,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2396,18 +2440,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2416,13 +2467,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2430,17 +2485,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2466,18 +2526,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2485,7 +2552,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2493,13 +2563,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2514,18 +2588,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2534,13 +2615,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -2548,17 +2633,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
