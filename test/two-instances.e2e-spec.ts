@@ -215,7 +215,10 @@ describe('two API instances on one database and one object store', () => {
     );
     expect(recorded.length).toBeGreaterThanOrEqual(all.length);
     expect(new Set(recorded.map((run) => run.slot)).size).toBe(recorded.length);
-    expect(recorded.every((run) => run.status === 'succeeded')).toBe(true);
+    // The timers keep firing: a run of the current moment may still be going.
+    const ended = recorded.filter((run) => run.status !== 'running');
+    expect(ended.length).toBeGreaterThanOrEqual(all.length - 1);
+    expect(ended.every((run) => run.status === 'succeeded')).toBe(true);
 
     // The newest run names the holder that ran last; when it dies, the other runs the next moments.
     const [lease] = await sql<{ holder: string }>(
