@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { recountAssetLevelSets } from '@dam/platform';
 import { TestApp } from './test-app';
 
 export interface AssetFixture {
@@ -15,6 +16,7 @@ export interface AssetFixture {
  */
 export async function insertAssets(t: TestApp, fixtures: AssetFixture[]): Promise<number[]> {
   const dataSource = t.app.get(DataSource);
+  const mysql = dataSource.options.type !== 'better-sqlite3';
   const ids: number[] = [];
   await dataSource.transaction(async (manager) => {
     for (const fixture of fixtures) {
@@ -47,6 +49,8 @@ export async function insertAssets(t: TestApp, fixtures: AssetFixture[]): Promis
         ]);
       }
     }
+    // Each asset's set of levels and the tallies, recounted as the rebuild-search-index job does.
+    await recountAssetLevelSets((sql, parameters) => manager.query(sql, parameters), mysql);
   });
   return ids;
 }

@@ -4,8 +4,10 @@ import { LevelAssetCounts } from '@dam/access-levels';
 import { CategoryAssetCounts } from '@dam/categories';
 import { AssetQueries } from './ports/asset-queries.port';
 import { CategoryAssetCountsService, LevelAssetCountsService } from './queries/asset-counts.service';
+import { AssetFacetsRepository } from './queries/asset-facets.repository';
 import { AssetQueriesRepository } from './queries/asset-queries.repository';
 import { AssetQueriesService } from './queries/asset-queries.service';
+import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 
 /**
  * Binds the ports the assets area implements: AssetQueries (its own, for the areas above) and the asset
@@ -17,12 +19,14 @@ import { AssetQueriesService } from './queries/asset-queries.service';
   providers: [
     AssetQueriesRepository,
     AssetQueriesService,
+    AssetTalliesRepository,
+    AssetFacetsRepository,
     LevelAssetCountsService,
     CategoryAssetCountsService,
     { provide: AssetQueries, useExisting: AssetQueriesService },
     { provide: LevelAssetCounts, useExisting: LevelAssetCountsService },
     { provide: CategoryAssetCounts, useExisting: CategoryAssetCountsService },
   ],
-  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetQueriesService],
+  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetQueriesService, AssetTalliesRepository],
 })
 export class AssetPortsModule {}

@@ -14,6 +14,7 @@ import {
 } from './entities/asset-links.entity';
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
+import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 
 export interface AssetFlags {
   submitted?: boolean;
@@ -36,6 +37,7 @@ export class AssetWritesRepository {
     private readonly approvalSteps: AssetApprovalSteps,
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
+    private readonly tallies: AssetTalliesRepository,
   ) {}
 
   /** `within` runs last in the same transaction (the owner records its events there). */
@@ -43,10 +45,12 @@ export class AssetWritesRepository {
     const typeOf = await this.typesOf(update.apply);
     await this.inTransaction(async (manager) => {
       const modified = !isEmpty(update.apply) || Object.keys(update.flags).length > 0;
-      // Writing the asset row first also locks it, so concurrent merges of pending edits queue up.
+      // Reading the tallied state locks the asset row first, so concurrent merges of pending edits queue up.
+      const tallied = await this.tallies.lockedState(manager, assetId);
       await this.touch(manager, assetId, update.flags, modified);
       await this.applyChanges(manager, assetId, update.apply, typeOf);
       if (update.pending !== undefined) await this.storePending(manager, assetId, update.pending);
+      await this.tallies.moved(manager, assetId, tallied);
       await within?.(manager, assetId);
     });
   }
@@ -55,16 +59,19 @@ export class AssetWritesRepository {
   async approve(assetId: number, within?: InTransaction): Promise<void> {
     let after: AfterApproval[] = [];
     await this.inTransaction(async (manager) => {
+      const tallied = await this.tallies.lockedState(manager, assetId);
       await this.touch(manager, assetId, { uploadPending: false }, false);
       after = await this.approvalSteps.run(manager, assetId);
       await within?.(manager, assetId);
       const pendingEdits = manager.getRepository(AssetPendingEditEntity);
       const pending = await pendingEdits.findOneBy({ assetId });
-      if (pending === null) return;
-      const changes = parseStoredChanges(pending.changes);
-      await this.applyChanges(manager, assetId, changes, await this.typesOf(changes));
-      await pendingEdits.delete({ assetId });
-      if (!isEmpty(changes)) await this.touch(manager, assetId, {}, true);
+      if (pending !== null) {
+        const changes = parseStoredChanges(pending.changes);
+        await this.applyChanges(manager, assetId, changes, await this.typesOf(changes));
+        await pendingEdits.delete({ assetId });
+        if (!isEmpty(changes)) await this.touch(manager, assetId, {}, true);
+      }
+      await this.tallies.moved(manager, assetId, tallied);
     });
     for (const work of after) await work();
   }

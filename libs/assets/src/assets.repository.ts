@@ -13,6 +13,7 @@ import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { AssetRecord, AttributeValue, PlacedAsset } from './ports/asset-state';
 import { StoredState } from './queries/asset-queries.repository';
+import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 import { hasPendingEdit } from './rules/approval-state';
 
 export interface NewAsset {
@@ -88,7 +89,10 @@ function ids(raw: unknown): number[] {
 export class AssetsRepository {
   private columns: Map<string, ColumnMetadata> | undefined;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tallies: AssetTalliesRepository,
+  ) {}
 
   /** The asset and its access levels, in one statement. */
   async findPlaced(id: number): Promise<PlacedAsset | null> {
@@ -159,6 +163,9 @@ export class AssetsRepository {
   async create(asset: NewAsset, within?: InTransaction): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const now = new Date();
+      // The set of levels goes into the row as it is written (set afterwards, every new row would grow
+      // and split its page).
+      const levelSetId = await this.tallies.levelSet(manager, asset.accessLevelIds);
       const saved = await manager.getRepository(AssetEntity).save(
         Object.assign(new AssetEntity(), {
           submitted: asset.submitted,
@@ -170,11 +177,13 @@ export class AssetsRepository {
           addedByUserId: asset.addedByUserId,
           createdAt: now,
           updatedAt: now,
+          levelSetId,
         }),
       );
       await manager
         .getRepository(AssetAccessLevelEntity)
         .insert(asset.accessLevelIds.map((accessLevelId) => ({ assetId: saved.id, accessLevelId })));
+      await this.tallies.added(manager, levelSetId, asset);
       await within?.(manager, saved.id);
       return saved.id;
     });
@@ -203,13 +212,11 @@ export class AssetsRepository {
 
   /** Values, placements, parents and pending edits go with it (foreign keys cascade). */
   async delete(id: number, within?: InTransaction): Promise<void> {
-    if (within === undefined) {
-      await this.dataSource.getRepository(AssetEntity).delete({ id });
-      return;
-    }
     await this.dataSource.transaction(async (manager) => {
+      const tallied = await this.tallies.lockedState(manager, id);
       await manager.getRepository(AssetEntity).delete({ id });
-      await within(manager, id);
+      await this.tallies.removed(manager, tallied);
+      await within?.(manager, id);
     });
   }
 }

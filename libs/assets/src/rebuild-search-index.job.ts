@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { JobContext, MaintenanceJob } from '@dam/platform';
 import { AssetWritesRepository } from './asset-writes.repository';
+import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 
 /** Assets rebuilt per transaction; the run checkpoints between batches. */
 const BATCH = 100;
 
 /**
  * `rebuild-search-index`: rebuilds `asset_search_tokens` and `asset_sort_numbers` from
- * `asset_attribute_values`, a batch of assets per transaction, in id order. Idempotent: killed mid-way,
- * the next run simply rebuilds everything again. Never deletes an asset or an attribute value, only index
- * rows it rewrites at once. A dry run counts the assets.
+ * `asset_attribute_values`, a batch of assets per transaction, in id order, then `asset_tallies` from the
+ * assets. Idempotent: killed mid-way, the next run simply rebuilds everything again. Never deletes an
+ * asset or an attribute value, only index rows it rewrites at once. A dry run counts the assets.
  */
 @Injectable()
 export class RebuildSearchIndexJob extends MaintenanceJob {
@@ -17,7 +18,10 @@ export class RebuildSearchIndexJob extends MaintenanceJob {
   readonly defaultCron = '0 4 * * 0';
   readonly description = 'Rebuilds the search index (tokens and sort numbers) from the attribute values';
 
-  constructor(private readonly writes: AssetWritesRepository) {
+  constructor(
+    private readonly writes: AssetWritesRepository,
+    private readonly tallies: AssetTalliesRepository,
+  ) {
     super();
   }
 
@@ -33,6 +37,8 @@ export class RebuildSearchIndexJob extends MaintenanceJob {
       afterId = ids[ids.length - 1];
       await context.checkpoint();
     }
+    // The counts per set of levels and state, recomputed the same way (they should not have drifted).
+    if (!context.dryRun) await this.tallies.rebuild();
     context.note(
       context.dryRun
         ? `${context.summary.examined} assets would be reindexed`

@@ -3,6 +3,8 @@ export * from './context/request-context';
 export * from './database/data-source-options';
 export * from './database/database-errors';
 export * from './database/foreign-key-guard';
+export * from './database/id-set-key';
+export * from './database/asset-level-sets';
 export * from './database/migrator';
 export * from './database/read-replica';
 export * from './http/accept-language';

@@ -65,14 +65,16 @@ export class AssetSearchService {
     const facetRequests = parseFacets(params, attributes);
     const sort = this.planner.sort(order, attributes);
     const filter = await this.planner.plan(criteria, attributes, { actor: searcher, grants });
-    const [{ total, ids, next }, facetCounts] = await Promise.all([
+    // With facets, their pass over the matches also counts them: the page then skips its own count.
+    const faceted = facetRequests.length > 0;
+    const [page, facetCounts] = await Promise.all([
       this.queries.searchPage(
         filter,
         sort,
         order.descending,
         after === undefined ? { offset: paging.offset } : { after },
         paging.pageSize,
-        count,
+        count && !faceted,
       ),
       facetRequests.length === 0
         ? undefined
@@ -82,6 +84,8 @@ export class AssetSearchService {
             facetLimit,
           ),
     ]);
+    const { ids, next } = page;
+    const total = count && facetCounts !== undefined ? facetCounts.total : page.total;
     const nextCursor = next === undefined ? undefined : this.cursors.encode(next, params);
     const languageKey = this.languages.isDefault(language) ? '' : language;
     const [states, displayAttributeIds, assetTypes] = await Promise.all([
@@ -92,7 +96,7 @@ export class AssetSearchService {
     const facets =
       facetCounts === undefined
         ? undefined
-        : await this.facetLabels.label(facetRequests, facetCounts, assetTypes, facetLimit);
+        : await this.facetLabels.label(facetRequests, facetCounts.counts, assetTypes, facetLimit);
     const context = { attributes, languageKey, displayAttributeIds, assetTypes };
     return {
       summaries: states.map((state) => this.mapper.toSummary(state, context)),

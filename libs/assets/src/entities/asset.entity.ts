@@ -39,4 +39,11 @@ export class AssetEntity {
   /** Raised by every write of the asset (see `AssetWritesRepository.touch`); the ETag starts with it. */
   @Column({ type: 'integer', default: 1 })
   version: number;
+
+  /**
+   * Its set of levels (`asset_level_sets`), given on insert and kept by AssetTalliesRepository; never read
+   * through the entity.
+   */
+  @Column({ name: 'level_set_id', type: 'integer', nullable: true, select: false, update: false })
+  levelSetId?: number | null;
 }

@@ -45,6 +45,12 @@ export interface AssetFacetCount {
   count: number;
 }
 
+/** The facet counts of a search (one list per facet asked for, in order) and its total, counted alike. */
+export interface AssetFacets {
+  total: number;
+  counts: AssetFacetCount[][];
+}
+
 /**
  * What other areas may ask about assets (search, publishing, lightboxes, checkout, counts). The assets
  * area implements it over its own tables; callers compose an AssetFilter and never see SQL.
@@ -75,13 +81,10 @@ export abstract class AssetQueries {
 
   /**
    * Per facet, the `limit` values with the most matching assets (most first, then by value), counted
-   * over exactly the assets `filter` matches (visibility included). Read like `searchPage`.
+   * over exactly the assets `filter` matches (visibility included), and the number of those assets (the
+   * search's total, so that `searchPage` need not count them again). Read like `searchPage`.
    */
-  abstract facetCounts(
-    filter: AssetFilter,
-    facets: AssetFacet[],
-    limit: number,
-  ): Promise<AssetFacetCount[][]>;
+  abstract facetCounts(filter: AssetFilter, facets: AssetFacet[], limit: number): Promise<AssetFacets>;
 
   abstract count(filter: AssetFilter): Promise<number>;
 

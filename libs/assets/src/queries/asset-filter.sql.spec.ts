@@ -3,10 +3,11 @@ import { DataSource } from 'typeorm';
 import { TermQuery } from '../ports/asset-filter';
 import { AssetRecord } from '../ports/asset-state';
 import { awaitsUploadApproval, hasPendingEdit, isApproved } from '../rules/approval-state';
-import { assetVisibleTo } from '../rules/asset-visibility';
+import { assetVisibleTo, visibleLevelSets } from '../rules/asset-visibility';
 import {
   approvedSql,
   awaitingUploadApprovalSql,
+  conjunctionTokens,
   filterConditions,
   keywordSql,
   pendingEditSql,
@@ -47,6 +48,181 @@ describe('keywordSql', () => {
   });
 });
 
+describe('keywordSql with a planned conjunction (one grouped scan)', () => {
+  const misobaNuba: TermQuery = { kind: 'and', items: [term('misoba'), term('nuba', true)] };
+
+  it('reads every token of the conjunction once, grouped by asset, each token required', () => {
+    const params = new SqlParams();
+    expect(keywordSql(misobaNuba, [1, 2], params, new Map([[misobaNuba, 'grouped' as const]]))).toBe(
+      'a.id IN (SELECT t.asset_id FROM asset_search_tokens t WHERE (t.token = :s1 OR (t.token >= :s2 AND t.token < :s3)) ' +
+        'AND t.attribute_id IN (:...s4) GROUP BY t.asset_id ' +
+        'HAVING MAX(t.token = :s1) = 1 AND MAX((t.token >= :s2 AND t.token < :s3)) = 1)',
+    );
+    expect(params.values).toMatchObject({ s1: 'misoba', s2: 'nuba', s3: 'nubb', s4: [1, 2] });
+  });
+
+  it('uses the matches read beforehand when the plan lists them (none: nothing matches)', () => {
+    const params = new SqlParams();
+    expect(keywordSql(misobaNuba, [1, 2], params, new Map([[misobaNuba, [7, 9]]]))).toBe('a.id IN (:...s1)');
+    expect(params.values.s1).toEqual([7, 9]);
+    expect(keywordSql(misobaNuba, [1, 2], new SqlParams(), new Map([[misobaNuba, []]]))).toBe('1 = 0');
+  });
+
+  it('groups only conjunctions of plain words, each token once', () => {
+    const oBrien: TermQuery = { kind: 'term', tokens: ['o', 'bri'], prefix: true };
+    expect(conjunctionTokens(oBrien)).toEqual([
+      { token: 'o', prefix: false },
+      { token: 'bri', prefix: true },
+    ]);
+    expect(conjunctionTokens({ kind: 'and', items: [term('a'), term('a')] })).toBeUndefined();
+    expect(
+      conjunctionTokens({ kind: 'and', items: [term('a'), { kind: 'not', item: term('b') }] }),
+    ).toBeUndefined();
+    expect(conjunctionTokens({ kind: 'or', items: [term('a'), term('b')] })).toBeUndefined();
+    expect(conjunctionTokens(term('a'))).toBeUndefined();
+  });
+});
+
+/** The grouped form must select exactly what the semi-join per token selects. */
+describe('the grouped form of a conjunction against the per-token form', () => {
+  const WORDS = ['apple', 'apricot', 'ban', 'banana', 'band', 'bandana', 'can', 'cane', 'o', 'brien', 'bri'];
+  const ATTRIBUTES = [1, 2, 3];
+  const ASSETS = 120;
+  let dataSource: DataSource;
+  const rows: Array<{ assetId: number; token: string; attributeId: number }> = [];
+
+  beforeAll(async () => {
+    dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    await dataSource.query('CREATE TABLE assets (id INTEGER PRIMARY KEY)');
+    await dataSource.query(
+      'CREATE TABLE asset_search_tokens (token TEXT NOT NULL, asset_id INTEGER NOT NULL, attribute_id INTEGER NOT NULL, ' +
+        'PRIMARY KEY (token, asset_id, attribute_id))',
+    );
+    // A fixed pseudo-random spread: each asset holds a few words, each in one or two attributes.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const seen = new Set<string>();
+    for (let assetId = 1; assetId <= ASSETS; assetId += 1) {
+      await dataSource.query('INSERT INTO assets VALUES (?)', [assetId]);
+      for (let k = next(6); k >= 0; k -= 1) {
+        const token = WORDS[next(WORDS.length)];
+        for (const attributeId of [ATTRIBUTES[next(3)], ATTRIBUTES[next(3)]]) {
+          const key = `${token}/${assetId}/${attributeId}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          rows.push({ assetId, token, attributeId });
+          await dataSource.query('INSERT INTO asset_search_tokens VALUES (?, ?, ?)', [
+            token,
+            assetId,
+            attributeId,
+          ]);
+        }
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+  });
+
+  async function selected(
+    query: TermQuery,
+    attributeIds: number[],
+    plan?: Map<TermQuery, 'grouped'>,
+  ): Promise<number[]> {
+    const params = new SqlParams();
+    const sql = keywordSql(query, attributeIds, params, plan);
+    if (plan !== undefined) expect(sql).toContain('GROUP BY t.asset_id');
+    const found: Array<{ id: number }> = await dataSource
+      .createQueryBuilder()
+      .select('a.id', 'id')
+      .from('assets', 'a')
+      .where(sql, params.values)
+      .orderBy('a.id')
+      .getRawMany();
+    return found.map((row) => Number(row.id));
+  }
+
+  /** The assets with every token of `terms` in one of the attributes (any of them, each token its own). */
+  function expected(terms: TermQuery[], attributeIds: number[]): number[] {
+    const ids: number[] = [];
+    for (let assetId = 1; assetId <= ASSETS; assetId += 1) {
+      const own = rows.filter((row) => row.assetId === assetId && attributeIds.includes(row.attributeId));
+      const has = (token: string, prefix: boolean): boolean =>
+        own.some((row) => (prefix ? row.token.startsWith(token) : row.token === token));
+      const all = terms.every(
+        (item) =>
+          item.kind === 'term' &&
+          item.tokens.every((token, i) => has(token, item.prefix && i === item.tokens.length - 1)),
+      );
+      if (all) ids.push(assetId);
+    }
+    return ids;
+  }
+
+  const oBrien: TermQuery = { kind: 'term', tokens: ['o', 'brien'], prefix: false };
+  const oBri: TermQuery = { kind: 'term', tokens: ['o', 'bri'], prefix: true };
+  const cases: Array<[string, TermQuery[], number[]]> = [
+    ['two exact words', [term('apple'), term('can')], [1, 2, 3]],
+    ['an exact word and a prefix', [term('apple'), term('ban', true)], [1, 2, 3]],
+    ['two prefixes, one inside the other', [term('ban', true), term('band', true)], [1, 2, 3]],
+    ['three words, prefixes and exact', [term('ap', true), term('bandana'), term('ca', true)], [1, 2, 3]],
+    ['a prefix and the exact word it starts', [term('ban', true), term('ban')], [1, 2, 3]],
+    ['a word of two tokens', [oBrien], [1, 2, 3]],
+    ['a word of two tokens, the last a prefix, and another word', [oBri, term('apple')], [1, 2, 3]],
+    ['words in different attributes', [term('apple'), term('banana')], [1, 2]],
+    ['one attribute', [term('apple'), term('ban', true)], [2]],
+  ];
+
+  it.each(cases)('%s: the same assets', async (_name, terms, attributeIds) => {
+    const query: TermQuery = terms.length === 1 ? terms[0] : { kind: 'and', items: terms };
+    const perToken = await selected(query, attributeIds);
+    expect(perToken).toEqual(expected(terms, attributeIds));
+    expect(await selected(query, attributeIds, new Map([[query, 'grouped' as const]]))).toEqual(perToken);
+  });
+
+  it('groups a conjunction inside OR and NOT the same way, and every case matches some assets', async () => {
+    const pair: TermQuery = { kind: 'and', items: [term('apple'), term('ban', true)] };
+    const query: TermQuery = {
+      kind: 'or',
+      items: [
+        { kind: 'not', item: pair },
+        { kind: 'and', items: [term('can'), { kind: 'not', item: oBri }] },
+      ],
+    };
+    expect(
+      await selected(
+        query,
+        [1, 3],
+        new Map<TermQuery, 'grouped'>([
+          [pair, 'grouped'],
+          [oBri, 'grouped'],
+        ]),
+      ),
+    ).toEqual(await selected(query, [1, 3]));
+    for (const [, terms, attributeIds] of cases)
+      expect(expected(terms, attributeIds).length).toBeGreaterThan(0);
+  });
+
+  it('an asset with one word in one attribute and the other in another matches', async () => {
+    await dataSource.query('INSERT INTO assets VALUES (?)', [ASSETS + 1]);
+    await dataSource.query('INSERT INTO asset_search_tokens VALUES (?, ?, ?), (?, ?, ?)', [
+      'zebra',
+      ASSETS + 1,
+      1,
+      'zulu',
+      ASSETS + 1,
+      3,
+    ]);
+    const query: TermQuery = { kind: 'and', items: [term('zebra'), term('zu', true)] };
+    expect(await selected(query, [1, 3], new Map([[query, 'grouped' as const]]))).toEqual([ASSETS + 1]);
+    expect(await selected(query, [1, 2], new Map([[query, 'grouped' as const]]))).toEqual([]);
+  });
+});
+
 describe('filterConditions', () => {
   it('adds no condition for a viewer who sees everything, and matches nothing for empty link lists', () => {
     const params = new SqlParams();
@@ -81,7 +257,7 @@ describe('filterConditions', () => {
 
 const ACTOR = { id: 1, username: 'actor', isAdmin: false, isApplication: false };
 const LEVELS = [1, 2];
-const LEVEL_SETS = [[1], [2], [1, 2]];
+const LEVEL_SETS = [[1], [2], [1, 2], []];
 const PERMISSION_SETS: Permission[][] = [[], ['view'], ['approve'], ['view', 'approve']];
 
 interface Fixture {
@@ -141,24 +317,29 @@ function everyViewer(): Viewer[] {
 describe('the SQL forms of the asset rules', () => {
   let dataSource: DataSource;
   const fixtures = everyAsset();
+  /** The sets of levels of the fixtures (as asset_level_sets numbers them), by their ordered ids. */
+  const levelSets = new Map<string, { levelSetId: number; accessLevelIds: number[] }>();
 
   beforeAll(async () => {
     dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
     await dataSource.query(
       'CREATE TABLE assets (id INTEGER PRIMARY KEY, submitted BOOLEAN NOT NULL, upload_pending BOOLEAN NOT NULL, ' +
-        'content_pending BOOLEAN NOT NULL, added_by_user_id INTEGER)',
+        'content_pending BOOLEAN NOT NULL, added_by_user_id INTEGER, level_set_id INTEGER)',
     );
     await dataSource.query(
       'CREATE TABLE asset_access_levels (asset_id INTEGER, access_level_id INTEGER, PRIMARY KEY (asset_id, access_level_id))',
     );
     await dataSource.query('CREATE TABLE asset_pending_edits (asset_id INTEGER PRIMARY KEY)');
     for (const { record, accessLevelIds, editRow } of fixtures) {
-      await dataSource.query('INSERT INTO assets VALUES (?, ?, ?, ?, ?)', [
+      const levels = [...accessLevelIds].sort((a, b) => a - b).join(',');
+      if (!levelSets.has(levels)) levelSets.set(levels, { levelSetId: levelSets.size + 1, accessLevelIds });
+      await dataSource.query('INSERT INTO assets VALUES (?, ?, ?, ?, ?, ?)', [
         record.id,
         Number(record.submitted),
         Number(record.uploadPending),
         Number(record.contentPending),
         record.addedByUserId,
+        levelSets.get(levels)?.levelSetId,
       ]);
       for (const levelId of accessLevelIds) {
         await dataSource.query('INSERT INTO asset_access_levels VALUES (?, ?)', [record.id, levelId]);
@@ -187,6 +368,18 @@ describe('the SQL forms of the asset rules', () => {
   it('visibility: visibilitySql agrees with assetVisibleTo for every viewer', async () => {
     for (const viewer of everyViewer()) {
       expect(await selected((params) => visibilitySql(viewer, params))).toEqual(
+        ids((fixture) =>
+          assetVisibleTo(viewer, { asset: fixture.record, accessLevelIds: fixture.accessLevelIds }),
+        ),
+      );
+    }
+  });
+
+  it('visibility through the sets of levels: the row test agrees with assetVisibleTo for every viewer', async () => {
+    expect(levelSets.size).toBe(LEVEL_SETS.length);
+    for (const viewer of everyViewer()) {
+      const sets = visibleLevelSets(viewer, levelSets.values());
+      expect(await selected((params) => visibilitySql(viewer, params, true, sets))).toEqual(
         ids((fixture) =>
           assetVisibleTo(viewer, { asset: fixture.record, accessLevelIds: fixture.accessLevelIds }),
         ),

@@ -1,6 +1,7 @@
 import { Viewer } from '@dam/access';
 import { exactValueToken, exceedsExactToken } from '@dam/platform';
 import { AssetFilter, AttributeCondition, TermQuery, TimeBound } from '../ports/asset-filter';
+import { VisibleLevelSets } from '../rules/asset-visibility';
 
 /**
  * The typed AssetFilter compiled to SQL conditions on the `assets` alias `a`, and the SQL forms of the
@@ -37,15 +38,20 @@ const TOKENS = 'asset_search_tokens';
  * `probeVisibility`: how a viewer's visibility is tested. Undefined: as a probe after conditions that
  * narrow the rows, else materialised (counts); true: always a probe (a page walking an index in order
  * and stopping after it, where a probe per row read is cheaper than materialising every visible asset).
+ * `keywordPlan`: the conjunctions of words answered by one grouped scan (see keywordSql); none by default.
+ * `levelSets`: the sets of levels the viewer sees assets through (`visibleLevelSets`), tested on the
+ * asset row itself instead of probing its levels; none by default.
  */
 export function filterConditions(
   filter: InternalFilter,
   params: SqlParams,
   probeVisibility?: boolean,
+  keywordPlan: KeywordPlan = PER_TOKEN,
+  levelSets?: VisibleLevelSets,
 ): string[] {
   const where: string[] = [];
   if (filter.keywords !== undefined)
-    where.push(keywordSql(filter.keywords.query, filter.keywords.attributeIds, params));
+    where.push(keywordSql(filter.keywords.query, filter.keywords.attributeIds, params, keywordPlan));
   const attributes = filter.attributes;
   if (attributes !== undefined && attributes.conditions.length > 0) {
     const parts = attributes.conditions.map((condition) => attributeSql(condition, params));
@@ -85,7 +91,7 @@ export function filterConditions(
     if (approvable !== undefined) where.push(approvable);
   }
   if (filter.visibleTo !== undefined) {
-    const visible = visibilitySql(filter.visibleTo, params, probeVisibility ?? narrows(filter));
+    const visible = visibilitySql(filter.visibleTo, params, probeVisibility ?? narrows(filter), levelSets);
     if (visible !== undefined) where.push(visible);
   }
   return where;
@@ -96,13 +102,30 @@ export function filterConditions(
  * others need view on one of its levels, and the asset live unless they may approve it (approve on
  * every one of its levels).
  */
-export function visibilitySql(viewer: Viewer, params: SqlParams, probe = true): string | undefined {
-  const { actor, grants } = viewer;
-  if (grants.all) return undefined;
+export function visibilitySql(
+  viewer: Viewer,
+  params: SqlParams,
+  probe = true,
+  levelSets?: VisibleLevelSets,
+): string | undefined {
+  if (viewer.grants.all) return undefined;
+  const uploader = `a.added_by_user_id = ${params.add(viewer.actor.id)}`;
+  const throughLevels =
+    levelSets === undefined
+      ? levelVisibilitySql(viewer, params, probe)
+      : levelSetVisibilitySql(levelSets, params);
+  return throughLevels === undefined ? `(${uploader})` : `(${uploader} OR ${throughLevels})`;
+}
+
+/**
+ * `visibleThroughLevels` as SQL: view on one of the asset's levels, and live or approvable; undefined
+ * when the viewer has view on no level (nothing is visible that way).
+ */
+export function levelVisibilitySql(viewer: Viewer, params: SqlParams, probe = true): string | undefined {
+  const { grants } = viewer;
   const viewLevels = grants.levelsWith('view');
   const approveLevels = grants.levelsWith('approve');
-  const uploader = `a.added_by_user_id = ${params.add(actor.id)}`;
-  if (viewLevels.length === 0) return `(${uploader})`;
+  if (viewLevels.length === 0) return undefined;
   // After conditions that narrow the rows (`probe`): a correlated probe of each remaining asset's own
   // levels (their primary key), written as a scalar subquery so that MariaDB does not turn it into an IN
   // and materialise every asset of every viewable level first. Alone, that materialised set is cheaper.
@@ -117,7 +140,22 @@ export function visibilitySql(viewer: Viewer, params: SqlParams, probe = true): 
       ' OR NOT EXISTS (SELECT 1 FROM asset_access_levels vis_p WHERE vis_p.asset_id = a.id ' +
       `AND vis_p.access_level_id NOT IN ${params.add(approveLevels)})`;
   }
-  return `(${uploader} OR (${viewable} AND (${live}${approvable})))`;
+  return `(${viewable} AND (${live}${approvable}))`;
+}
+
+/**
+ * `visibleThroughLevels` as a test of the asset row: its set of levels (`a.level_set_id`) is one the
+ * viewer sees assets of in any state, or in the live state and the asset is live. Undefined when there is
+ * no such set. The sets come from `visibleLevelSets`, which applies the rule to each set.
+ */
+export function levelSetVisibilitySql(sets: VisibleLevelSets, params: SqlParams): string | undefined {
+  const parts: string[] = [];
+  if (sets.always.length > 0) parts.push(`a.level_set_id IN ${params.add(sets.always)}`);
+  if (sets.live.length > 0) {
+    const live = `a.submitted = ${params.add(true)} AND a.upload_pending = ${params.add(false)}`;
+    parts.push(`(a.level_set_id IN ${params.add(sets.live)} AND ${live})`);
+  }
+  return parts.length === 0 ? undefined : `(${parts.join(' OR ')})`;
 }
 
 /** Whether the filter has a condition that keeps few rows (words, values, links, ids), to probe after. */
@@ -171,29 +209,50 @@ function stateSql(sql: string, wanted: boolean): string {
   return wanted ? sql : `NOT ${sql}`;
 }
 
-/** NOT binds to its operand; OR of plain words becomes one index scan instead of one per word. */
-export function keywordSql(query: TermQuery, attributeIds: readonly number[], params: SqlParams): string {
-  let attributes = '';
-  if (attributeIds.length === 1) attributes = `= ${params.add(attributeIds[0])}`;
-  else if (attributeIds.length > 1) attributes = `IN ${params.add([...attributeIds])}`;
+/** One token condition of a word: the token itself, or (`prefix`) every token starting with it. */
+export interface TokenMatch {
+  token: string;
+  prefix: boolean;
+}
+
+/**
+ * The conjunctions of words (nodes of the query, by identity, as conjunctionTokens accepts them) that
+ * keywordSql does not compile to a semi-join per token: either the assets they match, already read by
+ * one grouped scan (a short list of ids), or `'grouped'`, that scan as a subquery (too many ids to list).
+ * Which ones gain by it is keyword-plan.ts's choice.
+ */
+export type KeywordPlan = ReadonlyMap<TermQuery, readonly number[] | 'grouped'>;
+
+/** A semi-join per token everywhere. */
+export const PER_TOKEN: KeywordPlan = new Map();
+
+/**
+ * NOT binds to its operand; OR of plain words becomes one index scan instead of one per word; a
+ * conjunction in `plan` becomes the list of ids it matched, or its grouped scan (groupedAssetIdsSql).
+ */
+export function keywordSql(
+  query: TermQuery,
+  attributeIds: readonly number[],
+  params: SqlParams,
+  plan: KeywordPlan = PER_TOKEN,
+): string {
+  const attributes = attributeIds.length === 0 ? '' : attributeIdSql(attributeIds, params);
   const matching = (tokenCondition: string): string =>
     attributeIds.length === 0
       ? '1 = 0'
       : `a.id IN (SELECT t.asset_id FROM ${TOKENS} t WHERE ${tokenCondition} AND t.attribute_id ${attributes})`;
-  const tokenCondition = (token: string, prefix: boolean): string =>
-    prefix
-      ? `(t.token >= ${params.add(token)} AND t.token < ${params.add(successor(token))})`
-      : `t.token = ${params.add(token)}`;
   const build = (node: TermQuery): string => {
+    const planned = attributeIds.length > 0 ? plan.get(node) : undefined;
+    const grouped = planned === 'grouped' ? conjunctionTokens(node) : undefined;
+    if (grouped !== undefined) return `a.id IN (${groupedAssetIdsSql(grouped, attributeIds, params)})`;
+    if (Array.isArray(planned)) return planned.length === 0 ? '1 = 0' : `a.id IN ${params.add([...planned])}`;
     switch (node.kind) {
       case 'all':
         return '1 = 1';
       case 'term':
         return join(
           'AND',
-          node.tokens.map((token, i) =>
-            matching(tokenCondition(token, node.prefix && i === node.tokens.length - 1)),
-          ),
+          termTokens(node).map((match) => matching(tokenSql(match, params))),
         );
       case 'not':
         return `NOT (${build(node.item)})`;
@@ -203,13 +262,68 @@ export function keywordSql(query: TermQuery, attributeIds: readonly number[], pa
         const single = node.items.every((item) => item.kind === 'term' && item.tokens.length === 1);
         if (!single) return join('OR', node.items.map(build));
         const words = node.items.map((item) =>
-          item.kind === 'term' ? tokenCondition(item.tokens[0], item.prefix) : '1 = 0',
+          item.kind === 'term' ? tokenSql({ token: item.tokens[0], prefix: item.prefix }, params) : '1 = 0',
         );
         return matching(`(${words.join(' OR ')})`);
       }
     }
   };
   return build(query);
+}
+
+/**
+ * The token conditions of a conjunction of plain words (an AND of terms, or one term of several tokens),
+ * each once; undefined for any other node (NOT or OR inside) or when fewer than two conditions remain.
+ */
+export function conjunctionTokens(node: TermQuery): TokenMatch[] | undefined {
+  const terms = node.kind === 'and' ? node.items : [node];
+  const matches = new Map<string, TokenMatch>();
+  for (const term of terms) {
+    if (term.kind !== 'term') return undefined;
+    for (const match of termTokens(term)) matches.set(`${match.prefix ? '>' : '='}${match.token}`, match);
+  }
+  return matches.size >= 2 ? [...matches.values()] : undefined;
+}
+
+/** The primary-key range of one token condition, every attribute (what keyword-plan.ts estimates; MySQL). */
+export function tokenRangeSql(match: TokenMatch, params: SqlParams): string {
+  return `SELECT 1 FROM ${TOKENS} t FORCE INDEX (PRIMARY) WHERE ${tokenSql(match, params)}`;
+}
+
+/**
+ * The ids of the assets having every token condition in the attributes, from one scan of their rows
+ * grouped by asset (HAVING: each condition met by one of the asset's rows). It reads every row of every
+ * token, where the semi-joins read the rarest token's rows and probe the others per asset (see
+ * keyword-plan.ts).
+ */
+export function groupedAssetIdsSql(
+  tokens: readonly TokenMatch[],
+  attributeIds: readonly number[],
+  params: SqlParams,
+): string {
+  const conditions = tokens.map((match) => tokenSql(match, params));
+  const every = conditions.map((condition) => `MAX(${condition}) = 1`).join(' AND ');
+  return (
+    `SELECT t.asset_id FROM ${TOKENS} t WHERE (${conditions.join(' OR ')}) ` +
+    `AND t.attribute_id ${attributeIdSql(attributeIds, params)} GROUP BY t.asset_id HAVING ${every}`
+  );
+}
+
+/** A term's tokens, all required; `prefix` applies to the last. */
+function termTokens(term: TermQuery & { kind: 'term' }): TokenMatch[] {
+  return term.tokens.map((token, i) => ({ token, prefix: term.prefix && i === term.tokens.length - 1 }));
+}
+
+function tokenSql({ token, prefix }: TokenMatch, params: SqlParams): string {
+  return prefix
+    ? `(t.token >= ${params.add(token)} AND t.token < ${params.add(successor(token))})`
+    : `t.token = ${params.add(token)}`;
+}
+
+function attributeIdSql(attributeIds: readonly number[], params: SqlParams): string {
+  return attributeIds.length === 1
+    ? `= ${params.add(attributeIds[0])}`
+    : `IN ${params.add([...attributeIds])}`;
 }
 
 function attributeSql(condition: AttributeCondition, params: SqlParams): string {

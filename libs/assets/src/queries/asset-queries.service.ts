@@ -3,15 +3,22 @@ import { UsersService } from '@dam/access';
 import { AssetFilter, AssetSort } from '../ports/asset-filter';
 import {
   AssetFacet,
-  AssetFacetCount,
+  AssetFacets,
   AssetPage,
   AssetPageStart,
   AssetQueries,
   AssetSearchPage,
 } from '../ports/asset-queries.port';
 import { AssetState } from '../ports/asset-state';
-import { InternalFilter } from './asset-filter.sql';
+import { visibleLevelSets, VisibleLevelSets, visibleThroughLevels } from '../rules/asset-visibility';
+import { InternalFilter, KeywordPlan } from './asset-filter.sql';
+import { AssetFacetsRepository } from './asset-facets.repository';
 import { AssetQueriesRepository, compileFilter, ResolvedSort } from './asset-queries.repository';
+import { AssetTalliesRepository, Tally } from './asset-tallies.repository';
+import { planKeywords } from './keyword-plan';
+
+/** Beyond this many sets of levels, a viewer's visibility is probed per asset instead (levelSetsOf). */
+const MAX_LEVEL_SETS = 1000;
 
 /**
  * AssetQueries over the assets tables. Usernames (the "added by" sort and value) come from the access
@@ -19,9 +26,13 @@ import { AssetQueriesRepository, compileFilter, ResolvedSort } from './asset-que
  */
 @Injectable()
 export class AssetQueriesService extends AssetQueries {
+  private readonly plans = new WeakMap<AssetFilter, Promise<KeywordPlan>>();
+
   constructor(
     private readonly repository: AssetQueriesRepository,
     private readonly users: UsersService,
+    private readonly tallies: AssetTalliesRepository,
+    private readonly facets: AssetFacetsRepository,
   ) {
     super();
   }
@@ -44,20 +55,76 @@ export class AssetQueriesService extends AssetQueries {
     limit: number,
     count: boolean,
   ): Promise<AssetSearchPage> {
-    // The page walks in order and stops: visibility as a probe per row; the count as compiled by default.
-    return this.repository.searchPage(
-      compileFilter(filter, true),
-      await this.resolve(sort),
-      descending,
-      start,
-      limit,
-      count,
-      compileFilter(filter),
-    );
+    // The page walks in order and stops: visibility as a probe per row, or a test of the row's set of
+    // levels; the count as compiled by default, or from the tallies when visibility is the only
+    // condition (the whole library).
+    const everyAsset = onlyVisibility(filter);
+    const tallied = count && everyAsset;
+    const [plan, tallies] = await Promise.all([this.keywordPlan(filter), this.talliesFor(filter, tallied)]);
+    const sets = this.levelSetsOf(filter, tallies);
+    const [page, total] = await Promise.all([
+      this.repository.searchPage(
+        { ...compileFilter(filter, true, plan, sets), everyAsset },
+        await this.resolve(sort),
+        descending,
+        start,
+        limit,
+        count && !tallied,
+        compileFilter(filter, undefined, plan, sets),
+      ),
+      tallied ? this.talliedTotal(filter, tallies ?? []) : undefined,
+    ]);
+    return total === undefined ? page : { ...page, total };
   }
 
-  facetCounts(filter: AssetFilter, facets: AssetFacet[], limit: number): Promise<AssetFacetCount[][]> {
-    return this.repository.facetCounts(compileFilter(filter), facets, limit);
+  /**
+   * The tallies, read once for what needs them: the total of a search with no condition but visibility,
+   * and the sets of levels a viewer who sees only some levels is tested against.
+   */
+  private async talliesFor(filter: AssetFilter, tallied: boolean): Promise<Tally[] | undefined> {
+    const viewer = filter.visibleTo;
+    const partial = viewer !== undefined && !viewer.grants.all;
+    return tallied || partial ? this.tallies.tallies() : undefined;
+  }
+
+  /**
+   * The sets of levels the filter's viewer sees assets through (none when they see everything). Past
+   * MAX_LEVEL_SETS sets the list would cost more than the probe of each asset's levels it replaces.
+   */
+  private levelSetsOf(filter: AssetFilter, tallies: Tally[] | undefined): VisibleLevelSets | undefined {
+    const viewer = filter.visibleTo;
+    if (viewer === undefined || viewer.grants.all || tallies === undefined) return undefined;
+    const sets = visibleLevelSets(viewer, tallies);
+    return sets.always.length + sets.live.length > MAX_LEVEL_SETS ? undefined : sets;
+  }
+
+  /**
+   * How many assets the filter's viewer may see (of one `submitted` state when the filter names it),
+   * from `asset_tallies`: every tally whose levels and state pass `visibleThroughLevels`, plus the
+   * viewer's own uploads that would not pass it (the uploader always sees their own).
+   */
+  private async talliedTotal(filter: AssetFilter, tallies: Tally[]): Promise<number> {
+    const viewer = filter.visibleTo;
+    const seesAll = viewer === undefined || viewer.grants.all;
+    let total = seesAll ? 0 : await this.repository.countOwnHidden(viewer, filter.submitted);
+    for (const tally of tallies) {
+      if (filter.submitted !== undefined && tally.submitted !== filter.submitted) continue;
+      if (seesAll || visibleThroughLevels(viewer, tally)) total += tally.assets;
+    }
+    return total;
+  }
+
+  async facetCounts(filter: AssetFilter, facets: AssetFacet[], limit: number): Promise<AssetFacets> {
+    const tallied = onlyVisibility(filter);
+    const [plan, tallies] = await Promise.all([this.keywordPlan(filter), this.talliesFor(filter, tallied)]);
+    const search = compileFilter(filter, undefined, plan, this.levelSetsOf(filter, tallies));
+    if (!tallied) return this.facets.facets(search, facets, limit);
+    // Every asset the viewer may see: the total from the tallies, each facet a GROUP BY of its own.
+    const [total, counts] = await Promise.all([
+      this.talliedTotal(filter, tallies ?? []),
+      this.facets.separately(search, facets, limit),
+    ]);
+    return { total, counts };
   }
 
   count(filter: InternalFilter): Promise<number> {
@@ -110,8 +177,32 @@ export class AssetQueriesService extends AssetQueries {
     }));
   }
 
+  /**
+   * The conjunctions of words that search reads in one grouped scan (keyword-plan.ts), planned once per
+   * filter: a search's page and its facets ask with the same filter, side by side.
+   */
+  private keywordPlan(filter: AssetFilter): Promise<KeywordPlan> {
+    let plan = this.plans.get(filter);
+    if (plan === undefined) {
+      plan = planKeywords(
+        filter.keywords,
+        (conditions) => this.repository.tokenRowEstimates(conditions),
+        (conditions, attributeIds) => this.repository.groupedAssetIds(conditions, attributeIds),
+      );
+      this.plans.set(filter, plan);
+    }
+    return plan;
+  }
+
   private async resolve(sort: AssetSort): Promise<ResolvedSort> {
     if (sort.kind !== 'addedBy') return sort;
     return { kind: 'addedBy', userIds: await this.users.idsInUsernameOrder() };
   }
+}
+
+/** A filter with no condition but visibility and `submitted`: its total is what the tallies count. */
+function onlyVisibility(filter: AssetFilter): boolean {
+  return Object.entries(filter).every(
+    ([key, value]) => key === 'visibleTo' || key === 'submitted' || value === undefined,
+  );
 }

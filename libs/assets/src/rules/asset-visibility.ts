@@ -16,8 +16,47 @@ export function isLive(asset: Pick<AssetRecord, 'submitted' | 'uploadPending'>):
  */
 export function assetVisibleTo(viewer: Viewer, placed: PlacedAsset): boolean {
   const { actor, grants } = viewer;
-  const { asset, accessLevelIds } = placed;
-  if (grants.all || asset.addedByUserId === actor.id) return true;
-  if (!grants.onAny(accessLevelIds, 'view')) return false;
-  return isLive(asset) || grants.onEvery(accessLevelIds, 'approve');
+  if (grants.all || placed.asset.addedByUserId === actor.id) return true;
+  return visibleThroughLevels(viewer, { ...placed.asset, accessLevelIds: placed.accessLevelIds });
+}
+
+/**
+ * The part of the rule that does not depend on who uploaded the asset: view on one of its levels, and
+ * live or approvable. Counting by `asset_tallies` applies it to each set of levels and state.
+ */
+export function visibleThroughLevels(
+  viewer: Viewer,
+  state: Pick<AssetRecord, 'submitted' | 'uploadPending'> & { accessLevelIds: number[] },
+): boolean {
+  const { grants } = viewer;
+  if (grants.all) return true;
+  if (!grants.onAny(state.accessLevelIds, 'view')) return false;
+  return isLive(state) || grants.onEvery(state.accessLevelIds, 'approve');
+}
+
+/**
+ * The sets of levels (`asset_level_sets`) through which a viewer sees assets, by `visibleThroughLevels`
+ * applied to each: `always` whatever the asset's state (view on one level, approve on all of them),
+ * `live` only when the asset is live. The SQL form tests `a.level_set_id` against them.
+ */
+export interface VisibleLevelSets {
+  always: number[];
+  live: number[];
+}
+
+export function visibleLevelSets(
+  viewer: Viewer,
+  sets: Iterable<{ levelSetId: number; accessLevelIds: number[] }>,
+): VisibleLevelSets {
+  const always = new Set<number>();
+  const live = new Set<number>();
+  for (const { levelSetId, accessLevelIds } of sets) {
+    if (always.has(levelSetId) || live.has(levelSetId)) continue;
+    if (visibleThroughLevels(viewer, { accessLevelIds, submitted: false, uploadPending: false })) {
+      always.add(levelSetId);
+    } else if (visibleThroughLevels(viewer, { accessLevelIds, submitted: true, uploadPending: false })) {
+      live.add(levelSetId);
+    }
+  }
+  return { always: [...always], live: [...live] };
 }

@@ -18,6 +18,7 @@ import { Webhooks1732311060000 } from './1732311060000-webhooks';
 import { RateLimitCounters1732313000000 } from './1732313000000-rate-limit-counters';
 import { AssetVersions1732314000000 } from './1732314000000-asset-versions';
 import { SearchScaling1732316400000 } from './1732316400000-search-scaling';
+import { AssetTallies1732320000000 } from './1732320000000-asset-tallies';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   RateLimitCounters1732313000000,
   AssetVersions1732314000000,
   SearchScaling1732316400000,
+  AssetTallies1732320000000,
 ];

@@ -1,0 +1,206 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { idSetKey, idSetText, parseIdSetText, ReadReplica, recountAssetLevelSets } from '@dam/platform';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** What `asset_tallies` counts an asset by: its set of levels and its state. */
+export interface TalliedState {
+  accessLevelIds: number[];
+  submitted: boolean;
+  uploadPending: boolean;
+}
+
+/** An asset's tallied state as stored, with the set of levels its row names (null before the first count). */
+export interface StoredState extends TalliedState {
+  levelSetId: number | null;
+}
+
+/** One row of `asset_tallies`: how many assets have this set of levels (`levelSetId`) and state. */
+export interface Tally extends TalliedState {
+  levelSetId: number;
+  assets: number;
+}
+
+type Raw = Record<string, unknown>;
+
+const flag = (value: unknown): boolean => value === true || Number(value) === 1;
+
+/**
+ * `asset_level_sets`, `assets.level_set_id` and `asset_tallies`: each asset names its set of levels, and
+ * the tallies count the assets per set and state. Both change in the transaction of every write that
+ * creates or deletes an asset or changes its levels, `submitted` or `upload_pending` (the assets
+ * repositories call `added`, `removed` and `moved`), so they are always exact. A search whose only
+ * condition is visibility counts from the tallies, and a viewer who sees some levels is tested against
+ * the sets they may see (AssetQueriesService), not against each asset's levels. `rebuild` recomputes
+ * them from the assets (the rebuild-search-index job).
+ */
+@Injectable()
+export class AssetTalliesRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() private readonly replica?: ReadReplica,
+  ) {}
+
+  /**
+   * The state of an asset as the tallies count it, its row locked first on MySQL (`FOR UPDATE`), so that
+   * two transactions changing the same asset read it one after the other (SQLite writes one at a time).
+   * Called first in the transactions that change an asset.
+   * The levels are read from `asset_access_levels` (what they are now in this transaction). Undefined
+   * when the asset does not exist.
+   */
+  async lockedState(manager: EntityManager, assetId: number): Promise<StoredState | undefined> {
+    // SQLite: a write first, so that the transaction (which begins here) takes the write lock, waiting
+    // for it (busy_timeout), instead of reading first and failing when another process wrote since.
+    if (!this.isMysql()) await manager.query('UPDATE assets SET id = id WHERE id = ?', [assetId]);
+    return this.stateOf(manager, assetId, this.isMysql() ? ' FOR UPDATE' : '');
+  }
+
+  /** The asset's tallied state as this transaction sees it (`lock`: the locking clause, if any). */
+  private async stateOf(
+    manager: EntityManager,
+    assetId: number,
+    lock = '',
+  ): Promise<StoredState | undefined> {
+    const rows: Raw[] = await manager.query(
+      `SELECT submitted, upload_pending, level_set_id FROM assets WHERE id = ?${lock}`,
+      [assetId],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    const levels: Raw[] = await manager.query(
+      'SELECT access_level_id FROM asset_access_levels WHERE asset_id = ?',
+      [assetId],
+    );
+    return {
+      accessLevelIds: levels.map((level) => Number(level.access_level_id)),
+      submitted: flag(row.submitted),
+      uploadPending: flag(row.upload_pending),
+      levelSetId: row.level_set_id === null ? null : Number(row.level_set_id),
+    };
+  }
+
+  /** A new asset, written with `levelSetId` (from `levelSet`): counts it. */
+  async added(manager: EntityManager, levelSetId: number, state: TalliedState): Promise<void> {
+    await this.adjust(manager, levelSetId, state, 1);
+  }
+
+  async removed(manager: EntityManager, state: StoredState | undefined): Promise<void> {
+    if (state !== undefined && state.levelSetId !== null)
+      await this.adjust(manager, state.levelSetId, state, -1);
+  }
+
+  /**
+   * The asset went from `before` to its state now (read in the same transaction): names its new set of
+   * levels and moves its count. The two tally rows are written in the order of their keys, so that two
+   * transactions moving assets in opposite directions lock them in the same order instead of deadlocking.
+   */
+  async moved(manager: EntityManager, assetId: number, before: StoredState | undefined): Promise<void> {
+    // `before` came from lockedState in this transaction: the row is already ours.
+    const after = await this.stateOf(manager, assetId);
+    if (after === undefined) return this.removed(manager, before);
+    // Most writes leave the levels as they were: their set is already known.
+    const levelSetId =
+      before?.levelSetId != null && idSetText(before.accessLevelIds) === idSetText(after.accessLevelIds)
+        ? before.levelSetId
+        : await this.levelSet(manager, after.accessLevelIds);
+    if (after.levelSetId !== levelSetId) {
+      await manager.query('UPDATE assets SET level_set_id = ? WHERE id = ?', [levelSetId, assetId]);
+    }
+    const changes: Array<[number, TalliedState, number]> = [[levelSetId, after, 1]];
+    if (before !== undefined && before.levelSetId !== null) {
+      if (before.levelSetId === levelSetId && sameState(before, after)) return;
+      changes.push([before.levelSetId, before, -1]);
+    }
+    changes.sort(([a, x], [b, y]) => tallyKey(a, x).localeCompare(tallyKey(b, y)));
+    for (const [setId, state, delta] of changes) await this.adjust(manager, setId, state, delta);
+  }
+
+  /** Every tally with assets, with its set's levels, from the read replica when there is one. */
+  async tallies(): Promise<Tally[]> {
+    const reader = this.replica?.dataSource ?? this.dataSource;
+    const query = reader
+      .createQueryBuilder()
+      .select(['t.level_set_id AS level_set_id', 's.level_ids AS level_ids', 't.submitted AS submitted'])
+      .addSelect(['t.upload_pending AS upload_pending', 't.assets AS assets'])
+      .from('asset_tallies', 't')
+      .innerJoin('asset_level_sets', 's', 's.id = t.level_set_id')
+      .where('t.assets > 0');
+    const rows: Raw[] = await query.getRawMany();
+    return rows.map((row) => ({
+      levelSetId: Number(row.level_set_id),
+      accessLevelIds: parseIdSetText(String(row.level_ids ?? '')),
+      submitted: flag(row.submitted),
+      uploadPending: flag(row.upload_pending),
+      assets: Number(row.assets),
+    }));
+  }
+
+  /**
+   * Recomputes every asset's set of levels and every tally from the assets, in one transaction (as the
+   * migration that created the tables filled them). Idempotent. Returns the number of tally rows.
+   */
+  async rebuild(): Promise<number> {
+    return this.dataSource.transaction((manager) =>
+      recountAssetLevelSets((sql, parameters) => manager.query(sql, parameters), this.isMysql()),
+    );
+  }
+
+  /**
+   * The id of a set of levels, inserted when new. On MySQL a known set is only read first (sets are
+   * never deleted), so that writes of assets sharing a set do not queue on its row lock until commit; a
+   * new one is inserted in one statement that also hands back the id when another transaction inserted
+   * it first (LAST_INSERT_ID). SQLite writes one transaction at a time anyway, and a transaction of
+   * another process that began by reading could not turn into a writer (SQLITE_BUSY_SNAPSHOT, beyond
+   * busy_timeout): there the upsert comes first, RETURNING the id.
+   */
+  async levelSet(manager: EntityManager, accessLevelIds: number[]): Promise<number> {
+    const key = idSetKey(accessLevelIds);
+    const values = [key, idSetText(accessLevelIds)];
+    if (this.isMysql()) {
+      const known: Raw[] = await manager.query('SELECT id FROM asset_level_sets WHERE level_key = ?', [key]);
+      if (known.length > 0) return Number(known[0].id);
+      const result: { insertId: number } = await manager.query(
+        'INSERT INTO asset_level_sets (level_key, level_ids) VALUES (?, ?) ' +
+          'ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)',
+        values,
+      );
+      return Number(result.insertId);
+    }
+    const rows: Raw[] = await manager.query(
+      'INSERT INTO asset_level_sets (level_key, level_ids) VALUES (?, ?) ' +
+        'ON CONFLICT (level_key) DO UPDATE SET level_ids = excluded.level_ids RETURNING id',
+      values,
+    );
+    return Number(rows[0].id);
+  }
+
+  /** One atomic upsert: concurrent writers of the same tally queue on its row. */
+  private async adjust(
+    manager: EntityManager,
+    levelSetId: number,
+    state: TalliedState,
+    delta: number,
+  ): Promise<void> {
+    const upsert = this.isMysql()
+      ? 'ON DUPLICATE KEY UPDATE assets = assets + VALUES(assets)'
+      : 'ON CONFLICT (level_set_id, submitted, upload_pending) DO UPDATE SET assets = assets + excluded.assets';
+    await manager.query(
+      'INSERT INTO asset_tallies (level_set_id, submitted, upload_pending, assets) ' +
+        `VALUES (?, ?, ?, ?) ${upsert}`,
+      [levelSetId, state.submitted ? 1 : 0, state.uploadPending ? 1 : 0, delta],
+    );
+  }
+
+  private isMysql(): boolean {
+    return this.dataSource.options.type !== 'better-sqlite3';
+  }
+}
+
+/** The primary key of a tally row, as one comparable text. */
+function tallyKey(levelSetId: number, state: TalliedState): string {
+  return `${String(levelSetId).padStart(10, '0')}:${Number(state.submitted)}:${Number(state.uploadPending)}`;
+}
+
+function sameState(a: TalliedState, b: TalliedState): boolean {
+  return a.submitted === b.submitted && a.uploadPending === b.uploadPending;
+}

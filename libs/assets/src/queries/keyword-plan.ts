@@ -1,0 +1,93 @@
+import { AssetFilter, TermQuery } from '../ports/asset-filter';
+import { conjunctionTokens, KeywordPlan, PER_TOKEN, TokenMatch } from './asset-filter.sql';
+
+/**
+ * Which conjunctions of words (`misoba nuba*`) keywordSql reads in one grouped scan instead of a
+ * semi-join per token, from the number of index rows MySQL estimates for each token condition (EXPLAIN
+ * of the primary-key range: index dives, about a millisecond for any size, where counting 228,567 rows
+ * took 60-150 ms). The estimate covers the token in every attribute, which is what the grouped scan
+ * reads (it filters the attributes inside the range), and at most about twice what the probes start
+ * from (the keyword attributes hold about half of the tokens in the benchmark's data).
+ *
+ * The cost model, measured on MariaDB with a 128 MiB buffer pool and 1M assets (21M token rows), per
+ * estimated row:
+ * - per token (today's form): MariaDB reads the rarest condition's rows and, per asset found, probes the
+ *   (asset_id, token) index for each other condition: a random read into an index that does not fit in
+ *   the pool. `misoba` (estimated 33,414 rows) ANDed with `nuba*`: 1.2 s, about PROBE_MICROS per row.
+ * - grouped: one primary-key range per condition, every row of every condition, grouped by asset.
+ *   `misoba` with `nuba*` (estimated 475,572): 0.27-0.30 s, about GROUPED_ROW_MICROS per row.
+ * So the grouped scan wins when the conditions are similarly common and loses badly when one is rare
+ * and another very common (a rare word AND `mi*`, estimated 1.4M rows).
+ */
+
+/** One probe of the (asset_id, token) index on a cold pool, in µs, per estimated row of the rarest condition. */
+export const PROBE_MICROS = 36;
+
+/** One row read and grouped by the grouped scan, in µs, per estimated row of every condition. */
+export const GROUPED_ROW_MICROS = 0.6;
+
+/** The cheaper form by the cost model: probes ≈ rarest × PROBE_MICROS, grouped ≈ all × GROUPED_ROW_MICROS. */
+export function chooseConjunctionForm(rows: readonly number[]): 'perToken' | 'grouped' {
+  const probes = Math.min(...rows) * PROBE_MICROS;
+  const grouped = rows.reduce((total, n) => total + n, 0) * GROUPED_ROW_MICROS;
+  return grouped < probes ? 'grouped' : 'perToken';
+}
+
+/**
+ * Estimates the index rows of each token condition; undefined where the per-token form is always kept
+ * (SQLite, whose planner and page cache serve it well: bench/results/asset-search.md).
+ */
+export type TokenRowEstimator = (conditions: readonly TokenMatch[]) => Promise<number[] | undefined>;
+
+/**
+ * The assets having every token condition, read by one grouped scan, when there are few enough to list
+ * (else undefined). Listed, they are read once for the count, the page and the facets alike; as a
+ * subquery MariaDB cannot tell how few they are and, beside another condition (a viewer's visibility),
+ * drives from every asset instead (a viewer's `misoba nuba*`: 1.9 s p50 against 0.37 s).
+ */
+export type GroupedMatches = (
+  conditions: readonly TokenMatch[],
+  attributeIds: readonly number[],
+) => Promise<number[] | undefined>;
+
+/** The plan of the filter's keywords: each conjunction of words whose grouped scan is cheaper. */
+export async function planKeywords(
+  keywords: AssetFilter['keywords'],
+  estimate: TokenRowEstimator,
+  read: GroupedMatches,
+): Promise<KeywordPlan> {
+  if (keywords === undefined || keywords.attributeIds.length === 0) return PER_TOKEN;
+  const { attributeIds } = keywords;
+  const conjunctions = conjunctionsOf(keywords.query);
+  const planned = await Promise.all(
+    conjunctions.map(async ({ tokens }): Promise<readonly number[] | 'grouped' | undefined> => {
+      const rows = await estimate(tokens);
+      if (rows === undefined || chooseConjunctionForm(rows) === 'perToken') return undefined;
+      return (await read(tokens, attributeIds)) ?? 'grouped';
+    }),
+  );
+  const plan = new Map<TermQuery, readonly number[] | 'grouped'>();
+  conjunctions.forEach(({ node }, i) => {
+    const form = planned[i];
+    if (form !== undefined) plan.set(node, form);
+  });
+  return plan;
+}
+
+/**
+ * The conjunctions of words in the query, outermost first: an AND of plain words or one word of several
+ * tokens (conjunctionTokens); inside anything else (NOT, OR, an AND with those) the walk goes on.
+ */
+function conjunctionsOf(node: TermQuery): Array<{ node: TermQuery; tokens: TokenMatch[] }> {
+  const tokens = conjunctionTokens(node);
+  if (tokens !== undefined) return [{ node, tokens }];
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.items.flatMap(conjunctionsOf);
+    case 'not':
+      return conjunctionsOf(node.item);
+    default:
+      return [];
+  }
+}
