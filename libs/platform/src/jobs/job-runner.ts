@@ -48,7 +48,11 @@ export interface StartedRun {
 interface ActiveRun {
   id?: number;
   done?: Promise<unknown>;
-  /** Its row has ended; the lease is being released. */
+  /**
+   * The job's work is over: its row is being ended (or has been) and the lease released. Set before the
+   * row is written, so that whoever sees the row ended and starts the job again waits for the release
+   * rather than being refused (a client polling the run may read the row before this instance goes on).
+   */
   ended?: boolean;
 }
 
@@ -285,7 +289,8 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
   ): Promise<StartedRun> {
     if (this.shuttingDown) throw new JobAlreadyRunning(job.name);
     const previous = this.active.get(job.name);
-    // A run whose row has ended is only releasing its lease: wait for that rather than refuse.
+    // A run whose work is over is only recording its end and releasing its lease: wait for that rather
+    // than refuse.
     if (previous?.ended === true) await previous.done?.catch(() => undefined);
     if (this.active.has(job.name)) throw new JobAlreadyRunning(job.name);
     const active: ActiveRun = {};
@@ -379,9 +384,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     const finishedAt = new Date();
     // Before the row says so: whoever sees the run ended finds it counted.
     this.observer?.runEnded(job.name, { status, dryRun, startedAt: new Date(started), finishedAt });
+    if (active !== undefined) active.ended = true;
     try {
       await this.store.finish(id, { status, summary, error, now: finishedAt });
-      if (active !== undefined) active.ended = true;
       await this.store.prune(job.name);
     } catch (failure) {
       this.logger.error(`job ${job.name}: could not record the end of run ${id}: ${describe(failure)}`);
