@@ -41,6 +41,7 @@ export * from './http/public.decorator';
 export * from './http/openapi.decorators';
 export * from './tree/tree';
 export { concatenated } from './storage/object-streams';
+export { StreamGarbage } from './storage/stream-garbage';
 export { MIGRATIONS } from './database/migrations';
 export * from './cache';
 export * from './jobs/maintenance-job';

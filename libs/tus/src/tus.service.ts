@@ -10,6 +10,7 @@ import {
   PurgeHooks,
   sha256DigestField,
   statusOf,
+  StreamGarbage,
   UrlService,
 } from '@dam/platform';
 import type { Server, Upload } from '@tus/server';
@@ -359,6 +360,7 @@ export class TusService implements OnApplicationShutdown {
         new Transform({
           transform(chunk: Buffer, _encoding, callback) {
             hash.update(chunk);
+            StreamGarbage.streamed(chunk.length);
             callback(null, chunk);
           },
         }),
@@ -439,7 +441,10 @@ function webStreamOf(source: Readable): ReadableStream<Uint8Array> {
       try {
         const { value, done } = await chunks.next();
         if (done === true) controller.close();
-        else controller.enqueue(value);
+        else {
+          StreamGarbage.streamed(value.length);
+          controller.enqueue(value);
+        }
       } catch (error) {
         controller.error(error);
       }

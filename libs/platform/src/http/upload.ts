@@ -1,5 +1,6 @@
 import { Readable, Transform } from 'node:stream';
 import { InvalidInput, UnsupportedContent } from './domain-errors';
+import { StreamGarbage } from '../storage/stream-garbage';
 
 /**
  * The file name of a raw upload (`Content-Type: application/octet-stream` with `Content-Disposition:
@@ -79,6 +80,7 @@ export function sizeLimited(source: Readable, maxBytes: number, tooLarge: () => 
   const limiter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
+      StreamGarbage.streamed(chunk.length);
       if (seen <= maxBytes) return callback(null, chunk);
       exceeded = true;
       source.unpipe(limiter);

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Public } from '../http/public.decorator';
 import { FilesService } from './files.service';
+import { StreamGarbage } from './stream-garbage';
 
 /**
  * `GET /files/{key}`: the fs store's signed download URLs. Public: the signature is the credential.
@@ -32,7 +33,7 @@ export class FilesController {
       return;
     }
     try {
-      await pipeline(reply.body, response);
+      await pipeline(StreamGarbage.watch(reply.body), response);
     } catch (error) {
       // A client that goes away mid-download is normal; pipeline has already closed the file.
       if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { UnsupportedContent } from '@dam/platform';
+import { StreamGarbage, UnsupportedContent } from '@dam/platform';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -39,7 +39,7 @@ export async function sendStream(request: Request, response: Response, body: Rea
     return;
   }
   try {
-    await pipeline(body, response);
+    await pipeline(StreamGarbage.watch(body), response);
   } catch (error) {
     // A client that stops reading is routine; a store that fails mid-stream is worth a warning.
     const clientLeft = (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE';
