@@ -1,4 +1,4 @@
-import { AppConfig, ObjectStorage } from '@dam/platform';
+import { AppConfig, ObjectStorage, StreamGarbage } from '@dam/platform';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,10 +75,8 @@ export class ImageInputs {
     const release = () => rm(folder, { recursive: true, force: true });
     try {
       const file = path.join(folder, 'source');
-      await pipeline(
-        await this.storage.get(key, { start: 0, end: this.maxInputBytes - 1 }),
-        createWriteStream(file),
-      );
+      const source = await this.storage.get(key, { start: 0, end: this.maxInputBytes - 1 });
+      await pipeline(StreamGarbage.watch(source), createWriteStream(file));
       return { path: file, release };
     } catch (error) {
       await release();

@@ -1,5 +1,6 @@
 import { createHash, Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { StreamGarbage } from './stream-garbage';
 
 /**
  * Hashes (SHA-256) and counts the bytes a readable emits, without a stream hop of its own: it listens to
@@ -33,7 +34,10 @@ export function concatenated(keys: string[], open: (key: string) => Promise<Read
   async function* chain(): AsyncGenerator<Buffer> {
     for (const key of keys) {
       const source = await open(key);
-      for await (const chunk of source) yield chunk as Buffer;
+      for await (const chunk of source) {
+        StreamGarbage.streamed((chunk as Buffer).length);
+        yield chunk as Buffer;
+      }
     }
   }
   return Readable.from(chain(), { objectMode: false });
@@ -46,6 +50,7 @@ export async function measure(source: Readable): Promise<{ size: number; sha256:
   for await (const chunk of source) {
     hash.update(chunk as Buffer);
     size += (chunk as Buffer).length;
+    StreamGarbage.streamed((chunk as Buffer).length);
   }
   return { size, sha256: hash.digest('hex') };
 }
