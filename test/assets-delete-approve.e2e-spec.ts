@@ -80,6 +80,8 @@ describe('DELETE, approval and pending approvals of assets', () => {
       const path = await createAsset([level, other]);
       const child = await createAsset([level]);
       await api.put(child, t.adminToken, { parents: [`${t.baseUrl}${path}`] }).expect(200);
+      // Read (and kept by the service) before the parent goes: the child's next read must not be stale.
+      expect((await api.get(child, t.adminToken).expect(200)).body.parents).toEqual([`${t.baseUrl}${path}`]);
       const refused = await api.delete(path, deleter.token);
       expect(refused.status).toBe(403);
       expect(refused.headers['content-type']).toMatch(/^text\/plain/);

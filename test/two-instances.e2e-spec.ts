@@ -119,6 +119,33 @@ describe('two API instances on one database and one object store', () => {
     expect(response.status).toBe(200);
   });
 
+  it('reads on one instance, at once, an asset changed or orphaned on the other (no stale kept state)', async () => {
+    const create = async (body: object) =>
+      new URL((await on(a).post('/rest/assets', body).expect(201)).headers.location as string).pathname;
+    const parent = await create({ accessLevels: [{ id: 1 }] });
+    const child = await create({ accessLevels: [{ id: 1 }] });
+    await on(a)
+      .put(child)
+      .send({ parents: [`http://dam.test${parent}`] })
+      .expect(200);
+    const titleOf = (body: { attributes: Array<{ name: string; value: string }> }) =>
+      body.attributes.find((attribute) => attribute.name === 'Title')?.value;
+    // b reads (and keeps) the states first.
+    for (let i = 0; i < 2; i++) {
+      expect((await on(b).get(child).expect(200)).body.parents).toEqual([`http://dam.test${parent}`]);
+    }
+    const before = (await on(b).get(child).expect(200)).body;
+    const title = before.attributes.find((attribute: { name: string }) => attribute.name === 'Title');
+    await on(a)
+      .put(child)
+      .send({ attributes: [{ id: title.id, value: 'changed on a' }] })
+      .expect(200);
+    expect(titleOf((await on(b).get(child).expect(200)).body)).toBe('changed on a');
+    await request(a.baseUrl).delete(parent).auth(token, { type: 'bearer' }).expect(204);
+    await on(b).get(parent).expect(404);
+    expect((await on(b).get(child).expect(200)).body.parents).toEqual([]);
+  });
+
   it('assembles byte-exact a chunked upload whose chunks alternate between the instances', async () => {
     const sizes = [5 * MiB + 123, 5 * MiB + 1, MiB + 7, 33];
     const chunks = sizes.map((size, index) =>

@@ -46,12 +46,13 @@ export class AssetContentWrites {
     return assets.existsBy({ id: assetId });
   }
 
-  /** Writes default-language values and keeps the search index in step. */
+  /** Writes default-language values and keeps the search index in step; the version goes up. */
   async applyEmbeddedValues(
     manager: EntityManager,
     assetId: number,
     values: readonly EmbeddedValue[],
   ): Promise<void> {
+    await manager.query('UPDATE assets SET version = version + 1 WHERE id = ?', [assetId]);
     const repository = manager.getRepository(AssetAttributeValueEntity);
     for (const { attributeId, value } of values) {
       await repository.upsert({ assetId, attributeId, language: '', value }, [

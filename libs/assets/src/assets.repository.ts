@@ -84,10 +84,21 @@ function ids(raw: unknown): number[] {
     .sort((a, b) => a - b);
 }
 
+/** The version of an asset: what says whether a state read earlier is still the asset's state. */
+const VERSION_SQL = 'SELECT a.version AS version FROM assets a WHERE a.id = ?';
+
+/**
+ * Whole states kept in memory (AssetsRepository.findWhole): a few KB each, so a few MB at most. The
+ * least recently read goes first.
+ */
+const WHOLE_STATES_KEPT = 2000;
+
 /** Reads of one asset and its placement; creation and deletion. */
 @Injectable()
 export class AssetsRepository {
   private columns: Map<string, ColumnMetadata> | undefined;
+  /** findWhole's states by `{id}:{storage languages}`, each as of the version it holds. */
+  private readonly wholeStates = new Map<string, StoredState>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -106,11 +117,52 @@ export class AssetsRepository {
   }
 
   /**
-   * Everything GET shows of an asset, in one statement (hand-written SQL on the same connection): the
-   * row, levels, categories, parents, the pending-edit flag and the values in `languages` (storage keys).
+   * Everything GET shows of an asset: the row, levels, categories, parents, the pending-edit flag and the
+   * values in `languages` (storage keys). Read in one statement (hand-written SQL on the same connection)
+   * and kept; a state kept from an earlier read is answered after one primary-key read of the asset's
+   * version, when that is still the version it holds.
+   *
+   * That is right on every instance at once because the version is the asset's own: every write of an
+   * asset's state raises it in the transaction that changes the state (AssetWrites.touch,
+   * AssetContentWrites, and the deletion of a parent for its children), and the state is read with its
+   * version in one statement, so a state is never kept under a version it does not belong to. Ids are
+   * never reused (AUTOINCREMENT on SQLite, InnoDB's persisted AUTO_INCREMENT), and a deletion here drops
+   * what this instance kept. The uploader's name, the attribute catalogue and the language are not part
+   * of the state: they come from their owners' caches on every read.
    */
   async findWhole(id: number, languages: string[]): Promise<StoredState | null> {
     const keys = [...new Set(languages)];
+    const cacheKey = `${id}:${keys.join(',')}`;
+    const held = this.wholeStates.get(cacheKey);
+    if (held !== undefined) {
+      const [current]: Raw[] = await this.dataSource.query(VERSION_SQL, [id]);
+      this.wholeStates.delete(cacheKey);
+      if (current === undefined) return null;
+      if (Number(current.version) === held.asset.version) {
+        this.wholeStates.set(cacheKey, held);
+        return held;
+      }
+    }
+    const state = await this.readWhole(id, keys);
+    if (state !== null) this.keepWhole(cacheKey, state);
+    return state;
+  }
+
+  private keepWhole(cacheKey: string, state: StoredState): void {
+    // Frozen: every reader gets this same object, so a change by one would show in the others' answers.
+    for (const list of [state.accessLevelIds, state.categoryIds, state.parentIds, state.values]) {
+      Object.freeze(list);
+    }
+    Object.freeze(state.asset);
+    this.wholeStates.set(cacheKey, Object.freeze(state));
+    if (this.wholeStates.size > WHOLE_STATES_KEPT) {
+      const oldest = this.wholeStates.keys().next();
+      if (oldest.done !== true) this.wholeStates.delete(oldest.value);
+    }
+  }
+
+  /** findWhole's one statement. */
+  private async readWhole(id: number, keys: string[]): Promise<StoredState | null> {
     const sql = (wholeAssetSqls[keys.length] ??= wholeAssetSql(keys.length));
     const rows: Raw[] = await this.dataSource.query(sql, [id, id, ...keys]);
     const row = rows.find(
@@ -210,13 +262,23 @@ export class AssetsRepository {
     };
   }
 
-  /** Values, placements, parents and pending edits go with it (foreign keys cascade). */
+  /**
+   * Values, placements, parents and pending edits go with it (foreign keys cascade). Its children lose a
+   * parent by the cascade: their versions go up in the same transaction, since their state changes.
+   */
   async delete(id: number, within?: InTransaction): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const tallied = await this.tallies.lockedState(manager, id);
+      await manager.query(
+        'UPDATE assets SET version = version + 1 WHERE id IN (SELECT p.asset_id FROM asset_parents p WHERE p.parent_id = ?)',
+        [id],
+      );
       await manager.getRepository(AssetEntity).delete({ id });
       await this.tallies.removed(manager, tallied);
       await within?.(manager, id);
     });
+    for (const key of [...this.wholeStates.keys()]) {
+      if (key.startsWith(`${id}:`)) this.wholeStates.delete(key);
+    }
   }
 }
