@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, PermissionsService, UsersService } from '@dam/access';
-import { AttributesCatalog } from '@dam/attributes';
-import { LanguageService } from '@dam/platform';
+import { AttributeDefinition, AttributesCatalog } from '@dam/attributes';
+import { LanguageService, sentManyTimes } from '@dam/platform';
 import { AssetNotFound } from './asset-errors';
 import { AssetMapper, AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';
@@ -20,6 +20,12 @@ export interface VisibleAsset {
  */
 @Injectable()
 export class AssetReader {
+  /** The representation last built of each kept state (see representKeptState). */
+  private readonly represented = new WeakMap<
+    StoredState,
+    { key: string; attributes: readonly AttributeDefinition[]; representation: AssetRepresentation }
+  >();
+
   constructor(
     private readonly assets: AssetsRepository,
     private readonly permissions: PermissionsService,
@@ -49,7 +55,7 @@ export class AssetReader {
       this.permissions.grantsFor(actor),
     ]);
     if (state === null || !assetVisibleTo({ actor, grants }, state)) throw new AssetNotFound(id);
-    return this.representState(state, language);
+    return this.representKeptState(state, language);
   }
 
   async representation(id: number): Promise<AssetRepresentation> {
@@ -65,18 +71,50 @@ export class AssetReader {
     return this.representState(state, language);
   }
 
+  /**
+   * The representation of a state kept by the repository (findWhole answers the same object while the
+   * asset's version stands), built once per state, attribute catalogue, language, uploader's name and
+   * origin, and marked `sentManyTimes` so that its JSON text and ETag are made once too.
+   */
+  private async representKeptState(state: StoredState, language: string): Promise<AssetRepresentation> {
+    const { attributes, addedByUsername } = await this.shownWith(state, language);
+    const key = `${this.storageKey(language)}\n${addedByUsername ?? '\u0000'}\n${this.mapper.url(state.asset.id)}`;
+    const held = this.represented.get(state);
+    if (held !== undefined && held.key === key && sameItems(held.attributes, attributes)) {
+      return held.representation;
+    }
+    const representation = sentManyTimes(
+      this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, this.storageKey(language)),
+    );
+    this.represented.set(state, { key, attributes, representation });
+    return representation;
+  }
+
   private async representState(state: StoredState, language: string): Promise<AssetRepresentation> {
+    const { attributes, addedByUsername } = await this.shownWith(state, language);
+    return this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, this.storageKey(language));
+  }
+
+  /** What a representation shows beside the state: the attribute catalogue and the uploader's name. */
+  private async shownWith(
+    state: StoredState,
+    language: string,
+  ): Promise<{ attributes: AttributeDefinition[]; addedByUsername: string | null }> {
     const uploader = state.asset.addedByUserId;
     const [attributes, usernames] = await Promise.all([
       this.catalog.all(language),
       uploader === null ? new Map<number, string>() : this.users.usernames([uploader]),
     ]);
-    const addedByUsername = uploader === null ? null : (usernames.get(uploader) ?? null);
-    return this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, this.storageKey(language));
+    return { attributes, addedByUsername: uploader === null ? null : (usernames.get(uploader) ?? null) };
   }
 
   /** Values in the default language are stored under '' so that they survive a change of default. */
   storageKey(language: string): string {
     return this.languages.isDefault(language) ? '' : language;
   }
+}
+
+/** Whether two lists hold the same items (by identity) in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }

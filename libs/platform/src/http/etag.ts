@@ -28,16 +28,50 @@ export function ETagged(): MethodDecorator {
   return SetMetadata(ETAGGED, true);
 }
 
+/** The JSON text and ETag of a representation marked by `sentManyTimes`, each computed once. */
+interface Serialized {
+  json?: string;
+  tag?: string;
+}
+
+const serialized = new WeakMap<object, Serialized>();
+
+/**
+ * Marks `representation` as one answer sent unchanged to many requests (an owner keeps it while what it
+ * shows stands): its JSON text and ETag are computed on its first answer and reused by the next. Frozen
+ * here, with its arrays, since every answer shares it.
+ */
+export function sentManyTimes<T extends object>(representation: T): T {
+  for (const value of Object.values(representation)) {
+    if (Array.isArray(value)) Object.freeze(value);
+  }
+  serialized.set(representation, {});
+  return Object.freeze(representation);
+}
+
+/** The JSON text of a representation marked by `sentManyTimes` (stringified once), else undefined. */
+export function reusedJson(body: object): string | undefined {
+  const memo = serialized.get(body);
+  if (memo === undefined) return undefined;
+  return (memo.json ??= JSON.stringify(body));
+}
+
 /** Tags the next body `response` sends (res.json and a negotiated XML string both end in res.send). */
 export function tagWhenSent(response: Response, representation: object): void {
   const method = (response.req as { method?: string } | undefined)?.method;
   if (method !== 'GET' && method !== 'HEAD') return;
   const version = (representation as { [VERSION]?: number })[VERSION];
+  const memo = serialized.get(representation);
   const send = response.send;
   response.send = function (this: Response, body?: unknown) {
     response.send = send;
     if (this.statusCode === 200 && (typeof body === 'string' || Buffer.isBuffer(body))) {
-      this.setHeader('ETag', entityTag(body, version));
+      // The JSON text of a reused representation has one tag; an XML answer of it is hashed each time.
+      const tag =
+        memo !== undefined && body === memo.json
+          ? (memo.tag ??= entityTag(body, version))
+          : entityTag(body, version);
+      this.setHeader('ETag', tag);
     }
     return send.call(this, body);
   } as Response['send'];

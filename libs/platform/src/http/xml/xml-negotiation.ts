@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { PARSED_MEDIA_TYPES, UnsupportedBody } from '../body-parser.middleware';
 import { NotAcceptable, UnsupportedContent } from '../domain-errors';
-import { ETAGGED, tagWhenSent } from '../etag';
+import { ETAGGED, reusedJson, tagWhenSent } from '../etag';
 import { negotiate, Representation } from './negotiation';
 import { XML_BINDING, XmlBinding } from './xml-mapping';
 import { toXml } from './xml-serializer';
@@ -104,7 +104,14 @@ export class NegotiatingExpressAdapter extends ExpressAdapter {
     response.vary('Accept');
     if (negotiated.choice === 'none') throw notAcceptable();
     if (negotiated.etag) tagWhenSent(response, body);
-    if (negotiated.choice === 'json') return super.reply(response, body, statusCode);
+    if (negotiated.choice === 'json') {
+      const json = reusedJson(body);
+      if (json === undefined) return super.reply(response, body, statusCode);
+      // What res.json does with the text it would have made.
+      if (statusCode !== undefined) response.status(statusCode);
+      if (response.get('Content-Type') === undefined) response.set('Content-Type', 'application/json');
+      return response.send(json);
+    }
     response.type('application/xml; charset=utf-8');
     return super.reply(response, toXml(body, negotiated.binding), statusCode);
   }
