@@ -126,8 +126,8 @@ export class AssetsRepository {
    * asset's state raises it in the transaction that changes the state (AssetWrites.touch,
    * AssetContentWrites, and the deletion of a parent for its children), and the state is read with its
    * version in one statement, so a state is never kept under a version it does not belong to. Ids are
-   * never reused (AUTOINCREMENT on SQLite, InnoDB's persisted AUTO_INCREMENT), and a deletion here drops
-   * what this instance kept. The uploader's name, the attribute catalogue and the language are not part
+   * never reused (AUTOINCREMENT on SQLite, InnoDB's persisted AUTO_INCREMENT): a deleted asset's kept
+   * state goes at its next read, whose probe finds no row. The uploader's name, the attribute catalogue and the language are not part
    * of the state: they come from their owners' caches on every read.
    */
   async findWhole(id: number, languages: string[]): Promise<StoredState | null> {
@@ -277,8 +277,5 @@ export class AssetsRepository {
       await this.tallies.removed(manager, tallied);
       await within?.(manager, id);
     });
-    for (const key of [...this.wholeStates.keys()]) {
-      if (key.startsWith(`${id}:`)) this.wholeStates.delete(key);
-    }
   }
 }
