@@ -1,4 +1,5 @@
-import { CacheGenerations } from '@dam/platform';
+import { CacheGenerations, JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { DataSource } from 'typeorm';
 import type { Response } from 'supertest';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { contentRequests, fetchSigned } from './helpers/content-fixtures';
@@ -19,6 +20,24 @@ const RECOVERY_MS = 20_000;
 const TIMEOUT_MS = 2_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A maintenance job whose one statement takes longer than a request's query deadline (TIMEOUT_MS). */
+class LongStatementJob extends MaintenanceJob {
+  readonly name = 'test-long-statement';
+  readonly defaultCron = 'off';
+  readonly description = 'one statement of TIMEOUT_MS + 1 s';
+  constructor(private readonly dataSource: () => DataSource) {
+    super();
+  }
+  async run(context: JobContext): Promise<void> {
+    const [row] = (await this.dataSource().query(
+      `SELECT SLEEP(${(TIMEOUT_MS + 1_000) / 1000}) AS slept`,
+    )) as Array<{
+      slept: unknown;
+    }>;
+    context.summary.examined = Number(row.slept) === 0 ? 1 : 0;
+  }
+}
 
 /**
  * Issue 8: the database and the object store stop and come back while the API runs. Inherently about
@@ -283,6 +302,26 @@ describe('faults: MySQL and the object store stop and come back', () => {
       );
       expect(retried.status).toBe(200);
       expect(await contentOf(asset)).toBe('after the hang');
+    });
+  });
+
+  describe('maintenance jobs', () => {
+    it('lets a job statement outlast the request deadline (DAM_JOB_DATABASE_TIMEOUT_MS), while the same statement outside a job times out', async () => {
+      const dataSource = t.app.get(DataSource);
+      t.app.get(JobRegistry).register(new LongStatementJob(() => dataSource));
+      await expect(dataSource.query(`SELECT SLEEP(${(TIMEOUT_MS + 1_000) / 1000})`)).rejects.toThrow(
+        `the database did not answer within ${TIMEOUT_MS} ms`,
+      );
+      const started = await post('/rest/admin/jobs/test-long-statement/runs', t.adminToken, {}).expect(202);
+      const location = pathOf(started.headers.location as string);
+      const deadline = Date.now() + RECOVERY_MS;
+      let run: Record<string, unknown> = {};
+      while (Date.now() < deadline) {
+        run = (await get(location, t.adminToken).expect(200)).body as Record<string, unknown>;
+        if (run.status === 'succeeded' || run.status === 'failed') break;
+        await sleep(250);
+      }
+      expect(run).toMatchObject({ status: 'succeeded', error: null, summary: { examined: 1 } });
     });
   });
 });

@@ -7,6 +7,7 @@ export * from './database/id-set-key';
 export * from './database/asset-level-sets';
 export * from './database/migrator';
 export * from './database/read-replica';
+export { withQueryDeadline } from './database/query-timeout';
 export * from './http/accept-language';
 export * from './http/domain-errors';
 export * from './http/error.filter';

@@ -92,6 +92,8 @@ export class AppConfig {
   databaseConnectRetries: number;
   /** A database query (including waiting for a connection) that takes longer fails, and its request answers 503. */
   databaseTimeoutMs: number;
+  /** DAM_JOB_DATABASE_TIMEOUT_MS: the same deadline for the queries of maintenance jobs (long recounts). */
+  jobDatabaseTimeoutMs: number;
   /**
    * DAM_SEARCH_FACETS_MEMORY_KB: MySQL, the largest in-memory table of matches one facets request builds
    * (`max_heap_table_size` of its session); more matches go to an on-disk temporary table.
@@ -183,6 +185,7 @@ export class AppConfig {
         : read.integer('DAM_RATE_LIMIT_PER_MINUTE', 0, 1);
     config.databaseConnectRetries = read.integer('DAM_DATABASE_CONNECT_RETRIES', 10, 0, 1000);
     config.databaseTimeoutMs = read.integer('DAM_DATABASE_TIMEOUT_MS', 5000, 100);
+    config.jobDatabaseTimeoutMs = read.integer('DAM_JOB_DATABASE_TIMEOUT_MS', 30 * 60_000, 100);
     // MySQL's smallest max_heap_table_size is 16 KiB.
     config.searchFacetsMemoryKb = read.integer('DAM_SEARCH_FACETS_MEMORY_KB', 65536, 16, 4 * 1024 * 1024);
     config.storageTimeoutMs = read.integer('DAM_STORAGE_TIMEOUT_MS', 30_000, 100);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
 import type { DataSource, QueryRunner, ReplicationMode } from 'typeorm';
 import { DependencyTimeout } from '../http/unavailable';
@@ -14,6 +15,19 @@ interface MysqlRunnerState {
 }
 
 const logger = new Logger('Database');
+
+/** The deadline of the queries issued inside `withQueryDeadline`, in place of the installed one. */
+const scopedDeadline = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` with another query deadline than DAM_DATABASE_TIMEOUT_MS for every query it issues, awaited
+ * or not. The maintenance jobs run in one (DAM_JOB_DATABASE_TIMEOUT_MS): a recount over a million assets
+ * is a single statement of many seconds, while a request's query that slow means the database is in
+ * trouble.
+ */
+export function withQueryDeadline<T>(timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  return scopedDeadline.run(timeoutMs, work);
+}
 
 /**
  * Gives every query of `dataSource` (MySQL/MariaDB) a deadline of `timeoutMs`, covering both the wait
@@ -46,10 +60,11 @@ function withDeadline(runner: QueryRunner, timeoutMs: number): void {
   const state = runner as unknown as MysqlRunnerState;
   runner.query = ((...args: unknown[]) =>
     new Promise<unknown>((resolve, reject) => {
+      const deadline = scopedDeadline.getStore() ?? timeoutMs;
       const timer = setTimeout(() => {
-        reject(new DependencyTimeout('the database', timeoutMs));
-        abandon(state, String(args[0]).slice(0, 200), timeoutMs);
-      }, timeoutMs);
+        reject(new DependencyTimeout('the database', deadline));
+        abandon(state, String(args[0]).slice(0, 200), deadline);
+      }, deadline);
       query(...args).then(
         (result) => {
           clearTimeout(timer);

@@ -9,6 +9,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob, CronTime } from 'cron';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
+import { withQueryDeadline } from '../database/query-timeout';
 import { JobAlreadyRunning, UnknownJob } from './job-errors';
 import { JobRunObserver } from './job-observer';
 import { JobRun, JobRunsStore } from './job-runs.store';
@@ -373,7 +374,8 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     let error: string | null = null;
     try {
       await this.store.markRunning(id, new Date());
-      await job.run(context);
+      // Its statements may run for minutes at scale (a recount of a million assets): their own deadline.
+      await withQueryDeadline(this.config.jobDatabaseTimeoutMs, () => job.run(context));
     } catch (failure) {
       error = describe(failure);
     } finally {
