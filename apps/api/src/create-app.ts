@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import {
   AppConfig,
+  indexRoutes,
   loggingParams,
   NegotiatingExpressAdapter,
   nestLoggerOf,
@@ -44,5 +45,8 @@ export async function createApp(
     jsonDocumentUrl: 'docs/openapi.json',
   });
   await app.init();
+  // Every route is registered now: index them by their first path segments (a request runs ~2 route
+  // matches instead of up to ~150).
+  indexRoutes(app.getHttpAdapter().getInstance());
   return app;
 }

@@ -18,6 +18,7 @@ export * from './http/paging';
 export * from './http/root-links';
 export * from './http/url.service';
 export * from './http/url-list';
+export { indexRoutes } from './http/route-index';
 export * from './http/upload';
 export * from './http/digest-fields';
 export * from './http/xml';

@@ -19,6 +19,8 @@ import { SignedUrlAuthenticator } from './signed-url.authenticator';
 export class AuthGuard implements CanActivate {
   private readonly trusted: BlockList;
   private readonly signedUrls: SignedUrlAuthenticator;
+  /** Per controller class, per handler: whether it is @Public(). */
+  private readonly publicHandlers = new WeakMap<object, WeakMap<object, boolean>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -40,11 +42,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
+    if (this.isPublic(context)) return true;
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
     const principal = await this.authenticate(request);
     request.principal = principal;
@@ -54,6 +52,20 @@ export class AuthGuard implements CanActivate {
       requested === undefined ? principal.user : await this.actors.resolve(principal.user, requested);
     RequestContext.identify({ actorId: request.actor.id, clientId: principal.clientId });
     return true;
+  }
+
+  /** @Public() on the handler or its controller, read once per handler (the metadata never changes). */
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let handlers = this.publicHandlers.get(controller);
+    if (handlers === undefined) this.publicHandlers.set(controller, (handlers = new WeakMap()));
+    let isPublic = handlers.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller]) === true;
+      handlers.set(handler, isPublic);
+    }
+    return isPublic;
   }
 
   private async authenticate(request: Request): Promise<Principal> {

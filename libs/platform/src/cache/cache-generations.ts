@@ -22,6 +22,10 @@ export class CacheGenerations implements OnModuleInit {
   refreshMs = GENERATIONS_REFRESH_MS;
   private readonly stored = new Map<string, number>();
   private readonly local = new Map<string, number>();
+  /** Moves with every change of `local`: a stamp made at the same count is still the stamp. */
+  private changes = 0;
+  /** The last stamp of each list of names (callers pass the same array every time). */
+  private readonly stamps = new WeakMap<readonly string[], { changes: number; stamp: string }>();
   private readAt = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
   /** Names bumped inside a transaction that has not ended yet, by its query runner. */
@@ -72,7 +76,11 @@ export class CacheGenerations implements OnModuleInit {
 
   /** The stamp as this instance knows it now, without reading the counters (see `stamp`). */
   peek(names: readonly string[]): string {
-    return names.map((name) => this.local.get(name) ?? 0).join('.');
+    const known = this.stamps.get(names);
+    if (known?.changes === this.changes) return known.stamp;
+    const stamp = names.map((name) => this.local.get(name) ?? 0).join('.');
+    this.stamps.set(names, { changes: this.changes, stamp });
+    return stamp;
   }
 
   private fresh(): Promise<void> | undefined {
@@ -108,6 +116,7 @@ export class CacheGenerations implements OnModuleInit {
 
   private invalidate(name: string): void {
     this.local.set(name, (this.local.get(name) ?? 0) + 1);
+    this.changes++;
   }
 
   private transactionEnded(runner: QueryRunner | undefined): void {

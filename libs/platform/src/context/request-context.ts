@@ -17,7 +17,8 @@ export interface RequestContextData {
 
 const storage = new AsyncLocalStorage<RequestContextData>();
 /** Each request's context, for code that runs outside it (the request log line, written on `finish`). */
-const byRequest = new WeakMap<object, RequestContextData>();
+const CONTEXT = Symbol('requestContext');
+type WithContext = { [CONTEXT]?: RequestContextData };
 
 export const RequestContext = {
   run<T>(data: RequestContextData, fn: () => T): T {
@@ -28,10 +29,10 @@ export const RequestContext = {
   },
   /** Keeps `data` as the context of `request` (an express request), for `of`. */
   attach(request: object, data: RequestContextData): void {
-    byRequest.set(request, data);
+    (request as WithContext)[CONTEXT] = data;
   },
   of(request: object): RequestContextData | undefined {
-    return byRequest.get(request);
+    return (request as WithContext)[CONTEXT];
   },
   /** Records who the current request acts as, and through which client (the auth guard, the token endpoint). */
   identify(identity: { actorId?: number; clientId?: string }): void {

@@ -69,7 +69,7 @@ export class XmlNegotiationGuard implements CanActivate {
     if (binding?.kind === 'json-only') return true;
     const choice = negotiate(request.headers.accept, this.config.xmlByDefault);
     if (binding !== undefined) {
-      http.getResponse<Response>().vary('Accept');
+      varyOnAccept(http.getResponse<Response>());
       if (choice === 'none') throw notAcceptable();
     }
     request[NEGOTIATED] = { binding, choice, etag };
@@ -101,7 +101,7 @@ export class NegotiatingExpressAdapter extends ExpressAdapter {
     if (negotiated === undefined || !isJsonBody(body) || response.headersSent) {
       return super.reply(response, body, statusCode);
     }
-    response.vary('Accept');
+    varyOnAccept(response);
     if (negotiated.choice === 'none') throw notAcceptable();
     if (negotiated.etag) tagWhenSent(response, body);
     if (negotiated.choice === 'json') {
@@ -115,6 +115,12 @@ export class NegotiatingExpressAdapter extends ExpressAdapter {
     response.type('application/xml; charset=utf-8');
     return super.reply(response, toXml(body, negotiated.binding), statusCode);
   }
+}
+
+/** `Vary: Accept`, set outright when no Vary is there yet (express's res.vary parses and merges). */
+function varyOnAccept(response: Response): void {
+  if (response.getHeader('Vary') === undefined) response.setHeader('Vary', 'Accept');
+  else response.vary('Accept');
 }
 
 function notAcceptable(): NotAcceptable {
