@@ -133,10 +133,24 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
             'ORDER BY s.level_ids, t.submitted, t.upload_pending',
         )
       ).map((row: Record<string, unknown>) => Object.values(row).map(String).join(' '));
+    const facetSnapshot = async () =>
+      (
+        await db.query(
+          "SELECT 'category' AS facet, s.level_ids, t.submitted, t.upload_pending, t.category_id AS value, " +
+            't.assets FROM asset_category_tallies t JOIN asset_level_sets s ON s.id = t.level_set_id ' +
+            "WHERE t.assets > 0 UNION ALL SELECT 'year', s.level_ids, t.submitted, t.upload_pending, t.year, " +
+            't.assets FROM asset_year_tallies t JOIN asset_level_sets s ON s.id = t.level_set_id WHERE t.assets > 0 ' +
+            'ORDER BY 1, 2, 3, 4, 5',
+        )
+      ).map((row: Record<string, unknown>) => Object.values(row).map(String).join(' '));
     const before = await snapshot();
+    const facetsBefore = await facetSnapshot();
+    expect(facetsBefore.length).toBeGreaterThan(0);
     // Wrong counts, and assets that no longer name their set of levels (hidden from viewers who see them
-    // through their levels): the job recounts both.
+    // through their levels): the job recounts both, and the facet tallies.
     await db.query('UPDATE asset_tallies SET assets = assets + 5');
+    await db.query('UPDATE asset_year_tallies SET assets = assets + 3');
+    await db.query('DELETE FROM asset_category_tallies');
     await db.query('UPDATE assets SET level_set_id = NULL');
     const job = t.app.get(JobRegistry).get('rebuild-search-index');
     await job?.run({
@@ -146,6 +160,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
       checkpoint: () => Promise.resolve(),
     } as never);
     expect(await snapshot()).toEqual(before);
+    expect(await facetSnapshot()).toEqual(facetsBefore);
     await expectTalliesExact();
   });
 });

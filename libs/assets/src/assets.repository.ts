@@ -235,7 +235,7 @@ export class AssetsRepository {
       await manager
         .getRepository(AssetAccessLevelEntity)
         .insert(asset.accessLevelIds.map((accessLevelId) => ({ assetId: saved.id, accessLevelId })));
-      await this.tallies.added(manager, levelSetId, asset);
+      await this.tallies.added(manager, saved.id, levelSetId, asset);
       await within?.(manager, saved.id);
       return saved.id;
     });

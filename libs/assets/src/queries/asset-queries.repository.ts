@@ -221,12 +221,17 @@ export class AssetQueriesRepository {
    * read replica when there is one).
    */
   async countOwnHidden(viewer: Viewer, submitted?: boolean): Promise<number> {
+    return this.count(this.ownHiddenFilter(viewer, submitted), this.reader);
+  }
+
+  /** The viewer's own uploads (of one `submitted` state, when given) they would not see through their levels. */
+  ownHiddenFilter(viewer: Viewer, submitted?: boolean): CompiledFilter {
     const params = new SqlParams();
     const where = [`a.added_by_user_id = ${params.add(viewer.actor.id)}`];
     if (submitted !== undefined) where.push(`a.submitted = ${params.add(submitted)}`);
     const throughLevels = levelVisibilitySql(viewer, params);
     if (throughLevels !== undefined) where.push(`NOT ${throughLevels}`);
-    return this.count({ where, params: params.values }, this.reader);
+    return { where, params: params.values };
   }
 
   /**

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { UsersService } from '@dam/access';
+import { UsersService, Viewer } from '@dam/access';
 import { AssetFilter, AssetSort } from '../ports/asset-filter';
 import {
   AssetFacet,
+  AssetFacetCount,
   AssetFacets,
   AssetPage,
   AssetPageStart,
@@ -119,12 +120,73 @@ export class AssetQueriesService extends AssetQueries {
     const [plan, tallies] = await Promise.all([this.keywordPlan(filter), this.talliesFor(filter, tallied)]);
     const search = compileFilter(filter, undefined, plan, this.levelSetsOf(filter, tallies));
     if (!tallied) return this.facets.facets(search, facets, limit);
-    // Every asset the viewer may see: the total from the tallies, each facet a GROUP BY of its own.
-    const [total, counts] = await Promise.all([
+    // Every asset the viewer may see: the total from the tallies, and so the categories, access levels
+    // and years; any other facet a GROUP BY of its own.
+    const grouped = facets.filter((facet) => !isTalliedFacet(facet));
+    const [total, counted, fromTallies] = await Promise.all([
       this.talliedTotal(filter, tallies ?? []),
-      this.facets.separately(search, facets, limit),
+      grouped.length === 0 ? [] : this.facets.separately(search, grouped, limit),
+      this.talliedFacets(filter, facets.filter(isTalliedFacet), tallies ?? [], limit),
     ]);
+    const counts = facets.map((facet) =>
+      isTalliedFacet(facet) ? (fromTallies.shift() ?? []) : (counted.shift() ?? []),
+    );
     return { total, counts };
+  }
+
+  /**
+   * Facets of everything the filter's viewer may see, from the tallies: each tally whose levels and state
+   * pass `visibleThroughLevels` adds its assets to its value (a set of levels to each of its levels), plus
+   * the viewer's own uploads that would not pass it, grouped from their rows (the uploader always sees
+   * their own; they are few). The same numbers as grouping the matches, most first, top `limit`.
+   */
+  private async talliedFacets(
+    filter: AssetFilter,
+    facets: TalliedAssetFacet[],
+    tallies: Tally[],
+    limit: number,
+  ): Promise<AssetFacetCount[][]> {
+    if (facets.length === 0) return [];
+    const viewer = filter.visibleTo;
+    const seesAll = viewer === undefined || viewer.grants.all;
+    const counted = (tally: Tally) =>
+      (filter.submitted === undefined || tally.submitted === filter.submitted) &&
+      (seesAll || visibleThroughLevels(viewer, tally));
+    const [ownHidden, ...perFacet] = await Promise.all([
+      seesAll ? [] : this.ownHiddenFacets(viewer, filter.submitted, facets),
+      ...facets.map((facet) =>
+        facet.kind === 'accessLevel'
+          ? tallies.flatMap((tally) => tally.accessLevelIds.map((value) => ({ ...tally, value })))
+          : this.tallies.facetTallies(facet.kind),
+      ),
+    ]);
+    return perFacet.map((rows, i) => {
+      const sums = new Map<number, number>();
+      for (const tally of rows) {
+        if (counted(tally)) sums.set(tally.value, (sums.get(tally.value) ?? 0) + tally.assets);
+      }
+      for (const { value, count } of ownHidden[i] ?? []) {
+        sums.set(Number(value), (sums.get(Number(value)) ?? 0) + count);
+      }
+      return [...sums]
+        .filter(([, count]) => count > 0)
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) => b.count - a.count || a.value - b.value)
+        .slice(0, Math.trunc(limit));
+    });
+  }
+
+  /** The facets of the viewer's own uploads that they would not see through their levels, uncut. */
+  private async ownHiddenFacets(
+    viewer: Viewer,
+    submitted: boolean | undefined,
+    facets: TalliedAssetFacet[],
+  ): Promise<AssetFacetCount[][]> {
+    return this.facets.separately(
+      this.repository.ownHiddenFilter(viewer, submitted),
+      facets,
+      Number.MAX_SAFE_INTEGER,
+    );
   }
 
   count(filter: InternalFilter): Promise<number> {
@@ -198,6 +260,13 @@ export class AssetQueriesService extends AssetQueries {
     if (sort.kind !== 'addedBy') return sort;
     return { kind: 'addedBy', userIds: await this.users.idsInUsernameOrder() };
   }
+}
+
+type TalliedAssetFacet = Extract<AssetFacet, { kind: 'category' | 'accessLevel' | 'addedYear' }>;
+
+/** The facets the tallies count: categories and years (FACET_TALLIES), and access levels (asset_tallies). */
+function isTalliedFacet(facet: AssetFacet): facet is TalliedAssetFacet {
+  return facet.kind === 'category' || facet.kind === 'accessLevel' || facet.kind === 'addedYear';
 }
 
 /** A filter with no condition but visibility and `submitted`: its total is what the tallies count. */

@@ -1,6 +1,16 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { idSetKey, idSetText, parseIdSetText, ReadReplica, recountAssetLevelSets } from '@dam/platform';
+import {
+  addedYearSql,
+  FACET_TALLIES,
+  idSetKey,
+  idSetText,
+  parseIdSetText,
+  ReadReplica,
+  recountAssetFacetTallies,
+  recountAssetLevelSets,
+  TalliedFacet,
+} from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** What `asset_tallies` counts an asset by: its set of levels and its state. */
@@ -13,6 +23,16 @@ export interface TalliedState {
 /** An asset's tallied state as stored, with the set of levels its row names (null before the first count). */
 export interface StoredState extends TalliedState {
   levelSetId: number | null;
+  /** What the facet tallies count it by: its categories and the year it was added. */
+  facetValues: FacetValues;
+}
+
+/** The values of each tallied facet an asset has (FACET_TALLIES). */
+export type FacetValues = Record<TalliedFacet, number[]>;
+
+/** One row of a facet's tallies: how many assets of this set of levels and state have this value. */
+export interface FacetTally extends Tally {
+  value: number;
 }
 
 /** One row of `asset_tallies`: how many assets have this set of levels (`levelSetId`) and state. */
@@ -62,31 +82,50 @@ export class AssetTalliesRepository {
     lock = '',
   ): Promise<StoredState | undefined> {
     const rows: Raw[] = await manager.query(
-      `SELECT submitted, upload_pending, level_set_id FROM assets WHERE id = ?${lock}`,
+      `SELECT a.submitted, a.upload_pending, a.level_set_id, ${addedYearSql('a', this.isMysql())} AS added_year ` +
+        `FROM assets a WHERE a.id = ?${lock}`,
       [assetId],
     );
     const row = rows[0];
     if (row === undefined) return undefined;
-    const levels: Raw[] = await manager.query(
-      'SELECT access_level_id FROM asset_access_levels WHERE asset_id = ?',
-      [assetId],
+    const links: Raw[] = await manager.query(
+      "SELECT 'level' AS link, access_level_id AS id FROM asset_access_levels WHERE asset_id = ? " +
+        "UNION ALL SELECT 'category' AS link, category_id AS id FROM asset_categories WHERE asset_id = ?",
+      [assetId, assetId],
     );
+    const idsOf = (link: string) => links.filter((row) => row.link === link).map((row) => Number(row.id));
     return {
-      accessLevelIds: levels.map((level) => Number(level.access_level_id)),
+      accessLevelIds: idsOf('level'),
       submitted: flag(row.submitted),
       uploadPending: flag(row.upload_pending),
       levelSetId: row.level_set_id === null ? null : Number(row.level_set_id),
+      facetValues: { category: idsOf('category'), addedYear: [Number(row.added_year)] },
     };
   }
 
-  /** A new asset, written with `levelSetId` (from `levelSet`): counts it. */
-  async added(manager: EntityManager, levelSetId: number, state: TalliedState): Promise<void> {
+  /** A new asset (no categories yet), written with `levelSetId` (from `levelSet`): counts it. */
+  async added(
+    manager: EntityManager,
+    assetId: number,
+    levelSetId: number,
+    state: TalliedState,
+  ): Promise<void> {
     await this.adjust(manager, levelSetId, state, 1);
+    const [row]: Raw[] = await manager.query(
+      `SELECT ${addedYearSql('a', this.isMysql())} AS added_year FROM assets a WHERE a.id = ?`,
+      [assetId],
+    );
+    await this.adjustFacets(manager, [
+      { levelSetId, state, values: { category: [], addedYear: [Number(row.added_year)] }, delta: 1 },
+    ]);
   }
 
   async removed(manager: EntityManager, state: StoredState | undefined): Promise<void> {
-    if (state !== undefined && state.levelSetId !== null)
-      await this.adjust(manager, state.levelSetId, state, -1);
+    if (state === undefined || state.levelSetId === null) return;
+    await this.adjust(manager, state.levelSetId, state, -1);
+    await this.adjustFacets(manager, [
+      { levelSetId: state.levelSetId, state, values: state.facetValues, delta: -1 },
+    ]);
   }
 
   /**
@@ -106,13 +145,30 @@ export class AssetTalliesRepository {
     if (after.levelSetId !== levelSetId) {
       await manager.query('UPDATE assets SET level_set_id = ? WHERE id = ?', [levelSetId, assetId]);
     }
+    const counted = before !== undefined && before.levelSetId !== null;
     const changes: Array<[number, TalliedState, number]> = [[levelSetId, after, 1]];
-    if (before !== undefined && before.levelSetId !== null) {
-      if (before.levelSetId === levelSetId && sameState(before, after)) return;
-      changes.push([before.levelSetId, before, -1]);
+    const facetChanges: FacetChange[] = [{ levelSetId, state: after, values: after.facetValues, delta: 1 }];
+    if (counted) {
+      const previous = before.levelSetId as number;
+      facetChanges.push({ levelSetId: previous, state: before, values: before.facetValues, delta: -1 });
+      if (previous === levelSetId && sameState(before, after)) changes.length = 0;
+      else changes.push([previous, before, -1]);
     }
     changes.sort(([a, x], [b, y]) => tallyKey(a, x).localeCompare(tallyKey(b, y)));
     for (const [setId, state, delta] of changes) await this.adjust(manager, setId, state, delta);
+    // After asset_tallies, as every writer does: locks are taken in one order (tables, then keys).
+    await this.adjustFacets(manager, facetChanges);
+  }
+
+  /** Every facet tally with assets of `facet`, with its set's levels, from the read replica when there is one. */
+  async facetTallies(facet: TalliedFacet): Promise<FacetTally[]> {
+    const reader = this.replica?.dataSource ?? this.dataSource;
+    const { table, column } = FACET_TALLIES[facet];
+    const rows: Raw[] = await reader.query(
+      `SELECT t.level_set_id, s.level_ids, t.submitted, t.upload_pending, t.${column} AS value, t.assets ` +
+        `FROM ${table} t JOIN asset_level_sets s ON s.id = t.level_set_id WHERE t.assets > 0`,
+    );
+    return rows.map((row) => ({ ...toTally(row), value: Number(row.value) }));
   }
 
   /** Every tally with assets, with its set's levels, from the read replica when there is one. */
@@ -126,13 +182,7 @@ export class AssetTalliesRepository {
       .innerJoin('asset_level_sets', 's', 's.id = t.level_set_id')
       .where('t.assets > 0');
     const rows: Raw[] = await query.getRawMany();
-    return rows.map((row) => ({
-      levelSetId: Number(row.level_set_id),
-      accessLevelIds: parseIdSetText(String(row.level_ids ?? '')),
-      submitted: flag(row.submitted),
-      uploadPending: flag(row.upload_pending),
-      assets: Number(row.assets),
-    }));
+    return rows.map(toTally);
   }
 
   /**
@@ -141,7 +191,12 @@ export class AssetTalliesRepository {
    */
   async rebuild(): Promise<number> {
     return this.dataSource.transaction((manager) =>
-      recountAssetLevelSets((sql, parameters) => manager.query(sql, parameters), this.isMysql()),
+      recountAssetLevelSets((sql, parameters) => manager.query(sql, parameters), this.isMysql()).then(
+        async (rows) => {
+          await recountAssetFacetTallies((sql, parameters) => manager.query(sql, parameters), this.isMysql());
+          return rows;
+        },
+      ),
     );
   }
 
@@ -191,9 +246,61 @@ export class AssetTalliesRepository {
     );
   }
 
+  /**
+   * The facet tallies' share of a write: each change adds `delta` for each of its values, the changes
+   * merged (what leaves one row and comes back cancels out) and written per table in one statement, its
+   * rows in key order (the deadlock-free order every writer follows).
+   */
+  private async adjustFacets(manager: EntityManager, changes: FacetChange[]): Promise<void> {
+    for (const facet of Object.keys(FACET_TALLIES) as TalliedFacet[]) {
+      const deltas = new Map<string, { key: unknown[]; delta: number }>();
+      for (const { levelSetId, state, values, delta } of changes) {
+        for (const value of values[facet]) {
+          const key = [levelSetId, state.submitted ? 1 : 0, state.uploadPending ? 1 : 0, value];
+          const text = `${tallyKey(levelSetId, state)}:${String(value).padStart(10, '0')}`;
+          const entry = deltas.get(text) ?? { key, delta: 0 };
+          entry.delta += delta;
+          deltas.set(text, entry);
+        }
+      }
+      const rows = [...deltas]
+        .filter(([, entry]) => entry.delta !== 0)
+        .sort(([a], [b]) => a.localeCompare(b));
+      if (rows.length === 0) continue;
+      const { table, column } = FACET_TALLIES[facet];
+      const upsert = this.isMysql()
+        ? 'ON DUPLICATE KEY UPDATE assets = assets + VALUES(assets)'
+        : `ON CONFLICT (level_set_id, submitted, upload_pending, ${column}) DO UPDATE SET assets = assets + excluded.assets`;
+      await manager.query(
+        `INSERT INTO ${table} (level_set_id, submitted, upload_pending, ${column}, assets) VALUES ` +
+          `${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+        rows.flatMap(([, entry]) => [...entry.key, entry.delta]),
+      );
+    }
+  }
+
   private isMysql(): boolean {
     return this.dataSource.options.type !== 'better-sqlite3';
   }
+}
+
+/** A facet tally's share of a write: `delta` for each of `values`, under a set of levels and state. */
+interface FacetChange {
+  levelSetId: number;
+  state: TalliedState;
+  values: FacetValues;
+  delta: number;
+}
+
+/** A tally row read with its set's `level_ids`. */
+function toTally(row: Raw): Tally {
+  return {
+    levelSetId: Number(row.level_set_id),
+    accessLevelIds: parseIdSetText(String(row.level_ids ?? '')),
+    submitted: flag(row.submitted),
+    uploadPending: flag(row.upload_pending),
+    assets: Number(row.assets),
+  };
 }
 
 /** The primary key of a tally row, as one comparable text. */

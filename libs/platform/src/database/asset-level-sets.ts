@@ -61,3 +61,42 @@ export async function recountAssetLevelSets(query: RunQuery, mysql: boolean): Pr
   const [row] = (await query('SELECT COUNT(*) AS n FROM asset_tallies')) as Array<{ n: unknown }>;
   return Number(row.n);
 }
+
+/**
+ * The facets counted per set of levels and state beside `asset_tallies`, so that the facets of a search
+ * with no condition but visibility add up a few thousand rows instead of grouping every asset: each names
+ * its table and the value it counts assets by (`alias` is the asset row, `asset_categories` joined as `c`).
+ */
+export const FACET_TALLIES = {
+  category: { table: 'asset_category_tallies', column: 'category_id' },
+  addedYear: { table: 'asset_year_tallies', column: 'year' },
+} as const;
+
+export type TalliedFacet = keyof typeof FACET_TALLIES;
+
+/** The year an asset was added, as both the facet and its tallies compute it from `created_at`. */
+export function addedYearSql(alias: string, mysql: boolean): string {
+  return mysql ? `YEAR(${alias}.created_at)` : `CAST(strftime('%Y', ${alias}.created_at) AS INTEGER)`;
+}
+
+/**
+ * Recomputes `asset_category_tallies` and `asset_year_tallies` from the assets (their `level_set_id`
+ * already recounted): the migration that created them fills them with it, and the rebuild-search-index
+ * job repairs them with it (AssetTalliesRepository.rebuild). Run it in a transaction.
+ */
+export async function recountAssetFacetTallies(query: RunQuery, mysql: boolean): Promise<void> {
+  const state = 'a.level_set_id, a.submitted, a.upload_pending';
+  const { category, addedYear } = FACET_TALLIES;
+  await query(`DELETE FROM ${category.table}`);
+  await query(
+    `INSERT INTO ${category.table} (level_set_id, submitted, upload_pending, ${category.column}, assets) ` +
+      `SELECT ${state}, c.category_id, COUNT(*) FROM assets a JOIN asset_categories c ON c.asset_id = a.id ` +
+      `WHERE a.level_set_id IS NOT NULL GROUP BY ${state}, c.category_id`,
+  );
+  const year = addedYearSql('a', mysql);
+  await query(`DELETE FROM ${addedYear.table}`);
+  await query(
+    `INSERT INTO ${addedYear.table} (level_set_id, submitted, upload_pending, ${addedYear.column}, assets) ` +
+      `SELECT ${state}, ${year}, COUNT(*) FROM assets a WHERE a.level_set_id IS NOT NULL GROUP BY ${state}, ${year}`,
+  );
+}

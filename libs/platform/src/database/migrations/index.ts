@@ -19,6 +19,7 @@ import { RateLimitCounters1732313000000 } from './1732313000000-rate-limit-count
 import { AssetVersions1732314000000 } from './1732314000000-asset-versions';
 import { SearchScaling1732316400000 } from './1732316400000-search-scaling';
 import { AssetTallies1732320000000 } from './1732320000000-asset-tallies';
+import { AssetFacetTallies1732323600000 } from './1732323600000-asset-facet-tallies';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   AssetVersions1732314000000,
   SearchScaling1732316400000,
   AssetTallies1732320000000,
+  AssetFacetTallies1732323600000,
 ];
