@@ -84,6 +84,11 @@ function ids(raw: unknown): number[] {
     .sort((a, b) => a - b);
 }
 
+/** The part of better-sqlite3's Database that versionOf uses. */
+interface SqliteConnection {
+  prepare(sql: string): { get(id: number): Raw | undefined };
+}
+
 /** The version of an asset: what says whether a state read earlier is still the asset's state. */
 const VERSION_SQL = 'SELECT a.version AS version FROM assets a WHERE a.id = ?';
 
@@ -99,6 +104,8 @@ export class AssetsRepository {
   private columns: Map<string, ColumnMetadata> | undefined;
   /** findWhole's states by `{id}:{storage languages}`, each as of the version it holds. */
   private readonly wholeStates = new Map<string, StoredState>();
+  /** SQLite: VERSION_SQL prepared once on the driver's connection (versionOf). */
+  private versionStatement: { get(id: number): Raw | undefined } | undefined;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -135,7 +142,7 @@ export class AssetsRepository {
     const cacheKey = `${id}:${keys.join(',')}`;
     const held = this.wholeStates.get(cacheKey);
     if (held !== undefined) {
-      const [current]: Raw[] = await this.dataSource.query(VERSION_SQL, [id]);
+      const current = await this.versionOf(id);
       this.wholeStates.delete(cacheKey);
       if (current === undefined) return null;
       if (Number(current.version) === held.asset.version) {
@@ -146,6 +153,23 @@ export class AssetsRepository {
     const state = await this.readWhole(id, keys);
     if (state !== null) this.keepWhole(cacheKey, state);
     return state;
+  }
+
+  /**
+   * The asset's row with its version, undefined when there is none. On SQLite the statement runs prepared
+   * on the driver's one connection (synchronous, as every SQLite statement here): TypeORM's query runner
+   * around it cost more than the statement, on the hottest read. MySQL goes through the query runner,
+   * whose deadline (DAM_DATABASE_TIMEOUT_MS) it needs.
+   */
+  private async versionOf(id: number): Promise<Raw | undefined> {
+    if (this.dataSource.options.type !== 'better-sqlite3') {
+      const [current]: Raw[] = await this.dataSource.query(VERSION_SQL, [id]);
+      return current;
+    }
+    const connection = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection })
+      .databaseConnection;
+    this.versionStatement ??= connection.prepare(VERSION_SQL);
+    return this.versionStatement.get(id);
   }
 
   private keepWhole(cacheKey: string, state: StoredState): void {
