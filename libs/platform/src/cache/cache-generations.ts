@@ -74,6 +74,15 @@ export class CacheGenerations implements OnModuleInit {
     return this.peek(names);
   }
 
+  /**
+   * `stamp` without a promise while the generations were read less than `refreshMs` ago (nearly every
+   * call on a busy instance): the stamp itself, else a promise of it once they are read again.
+   */
+  stampNow(names: readonly string[]): string | Promise<string> {
+    const reading = this.fresh();
+    return reading === undefined ? this.peek(names) : reading.then(() => this.peek(names));
+  }
+
   /** The stamp as this instance knows it now, without reading the counters (see `stamp`). */
   peek(names: readonly string[]): string {
     const known = this.stamps.get(names);

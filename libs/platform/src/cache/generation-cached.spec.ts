@@ -6,10 +6,11 @@ function fakeGenerations() {
   const versions = new Map<string, number>();
   const peek = (names: readonly string[]) => names.map((name) => versions.get(name) ?? 0).join('.');
   return {
-    generations: { stamp: async (names: readonly string[]) => peek(names), peek } as Pick<
-      CacheGenerations,
-      'stamp' | 'peek'
-    >,
+    generations: {
+      stamp: async (names: readonly string[]) => peek(names),
+      stampNow: (names: readonly string[]) => peek(names),
+      peek,
+    } as Pick<CacheGenerations, 'stamp' | 'stampNow' | 'peek'>,
     move: (name: string) => versions.set(name, (versions.get(name) ?? 0) + 1),
   };
 }

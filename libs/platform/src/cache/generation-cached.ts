@@ -9,14 +9,15 @@ export class GenerationCached<T> {
   private loading: { stamp: string; promise: Promise<T> } | undefined;
 
   constructor(
-    private readonly generations: Pick<CacheGenerations, 'stamp' | 'peek'>,
+    private readonly generations: Pick<CacheGenerations, 'stamp' | 'stampNow' | 'peek'>,
     private readonly names: readonly string[],
     private readonly load: () => Promise<T>,
   ) {}
 
   async get(): Promise<T> {
     // The stamp is taken before the load starts: a change during the load makes the next get() reload.
-    const stamp = await this.generations.stamp(this.names);
+    const now = this.generations.stampNow(this.names);
+    const stamp = typeof now === 'string' ? now : await now;
     if (this.held?.stamp === stamp) return this.held.value;
     if (this.loading?.stamp === stamp) return this.loading.promise;
     const promise = this.load().then(
@@ -59,7 +60,7 @@ export class GenerationLru<K, V> {
   private readonly loading = new Map<K, { stamp: string; promise: Promise<V> }>();
 
   constructor(
-    private readonly generations: Pick<CacheGenerations, 'stamp' | 'peek'>,
+    private readonly generations: Pick<CacheGenerations, 'stamp' | 'stampNow' | 'peek'>,
     private readonly names: readonly string[],
     private readonly options: GenerationLruOptions<V>,
   ) {}
@@ -69,7 +70,8 @@ export class GenerationLru<K, V> {
   }
 
   async get(key: K, load: (key: K) => Promise<V>): Promise<V> {
-    const stamp = await this.current();
+    const current = this.current();
+    const stamp = typeof current === 'string' ? current : await current;
     if (this.entries.has(key)) {
       const value = this.entries.get(key) as V;
       this.entries.delete(key);
@@ -100,7 +102,8 @@ export class GenerationLru<K, V> {
    * the keys it found; the others are left out of the result and not kept).
    */
   async getMany(keys: readonly K[], loadMissing: (keys: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
-    const stamp = await this.current();
+    const current = this.current();
+    const stamp = typeof current === 'string' ? current : await current;
     const result = new Map<K, V>();
     const missing: K[] = [];
     for (const key of new Set(keys)) {
@@ -121,10 +124,16 @@ export class GenerationLru<K, V> {
     this.loading.clear();
   }
 
-  private async current(): Promise<string> {
-    await this.generations.stamp(this.names);
+  /** The stamp now, the map emptied first when it moved (without a promise while the generations are fresh). */
+  private current(): string | Promise<string> {
+    const stamp = this.generations.stampNow(this.names);
     // Read again on resuming: versions only grow, so no caller moves the map back to an older stamp.
-    const stamp = this.generations.peek(this.names);
+    return typeof stamp === 'string'
+      ? this.adopt(stamp)
+      : stamp.then(() => this.adopt(this.generations.peek(this.names)));
+  }
+
+  private adopt(stamp: string): string {
     if (stamp !== this.stamp) {
       this.clear();
       this.stamp = stamp;
