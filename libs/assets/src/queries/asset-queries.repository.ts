@@ -120,10 +120,13 @@ export class AssetQueriesRepository {
     }
     if (rows === undefined) {
       const query = this.pageQuery(search, sort, descending, offset, limit + 1, after, reader);
-      // MariaDB would read the `submitted` index and sort every match; the primary key is already in
-      // order and the walk stops after the page (page 500 of the whole library: 141 -> 15 ms).
-      if (search.everyAsset && sort.kind === 'id' && this.isMysql()) query.useIndex('PRIMARY');
-      [total, rows] = await Promise.all([counting, keyedRows(query)]);
+      // MariaDB and SQLite would read the `submitted` index and sort every match; the primary key is
+      // already in order and the walk stops after the page (page 500 of the whole library on MariaDB:
+      // 141 -> 15 ms; page 1 as a quarter viewer on SQLite at 1M: 344 -> 2 ms).
+      const inIdOrder = search.everyAsset === true && sort.kind === 'id';
+      if (inIdOrder && this.isMysql()) query.useIndex('PRIMARY');
+      const paged = inIdOrder && !this.isMysql() ? keyedRowsInRowidOrder(query, reader) : keyedRows(query);
+      [total, rows] = await Promise.all([counting, paged]);
     }
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -548,6 +551,24 @@ interface KeyedRow {
 
 async function keyedRows(query: SelectQueryBuilder<object>): Promise<KeyedRow[]> {
   const rows: Array<{ id: Id; sortKey?: unknown }> = await query.getRawMany();
+  return toKeyedRows(rows);
+}
+
+/**
+ * SQLite's form of `USE INDEX (PRIMARY)`: the outer `assets` read `NOT INDEXED`, i.e. in rowid (id)
+ * order, which the query builder cannot say. A cursor's `a.id > ?` still seeks by rowid.
+ */
+async function keyedRowsInRowidOrder(
+  query: SelectQueryBuilder<object>,
+  reader: DataSource,
+): Promise<KeyedRow[]> {
+  const [sql, parameters] = query.getQueryAndParameters();
+  const from = 'FROM "assets" "a"';
+  if (!sql.includes(from)) return keyedRows(query);
+  return toKeyedRows(await reader.query(sql.replace(from, `${from} NOT INDEXED`), parameters));
+}
+
+function toKeyedRows(rows: Array<{ id: Id; sortKey?: unknown }>): KeyedRow[] {
   return rows.map((row) => ({ id: Number(row.id), sortKey: row.sortKey ?? null }));
 }
 

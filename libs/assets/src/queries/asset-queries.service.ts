@@ -176,17 +176,22 @@ export class AssetQueriesService extends AssetQueries {
     });
   }
 
-  /** The facets of the viewer's own uploads that they would not see through their levels, uncut. */
+  /**
+   * The facets of the viewer's own uploads that they would not see through their levels, uncut: the few
+   * matches first (through the uploader's index), then their links (SQLite would otherwise start a join
+   * of `asset_categories` from every category link: 350 ms at 1M for a viewer with none).
+   */
   private async ownHiddenFacets(
     viewer: Viewer,
     submitted: boolean | undefined,
     facets: TalliedAssetFacet[],
   ): Promise<AssetFacetCount[][]> {
-    return this.facets.separately(
+    const counted = await this.facets.facets(
       this.repository.ownHiddenFilter(viewer, submitted),
       facets,
       Number.MAX_SAFE_INTEGER,
     );
+    return counted.counts;
   }
 
   count(filter: InternalFilter): Promise<number> {
