@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { insertAccessLevel } from './helpers/asset-permission-fixtures';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
+import { statementsRunBy } from './helpers/statements';
 import { TestApp } from './helpers/test-app';
 
 /** GET of one asset costs the same number of queries however many attribute values it holds (no N+1). */
@@ -17,19 +18,9 @@ describe('GET /rest/assets/{id} query count', () => {
     await t?.close();
   });
 
-  /** Counts every statement sent through the driver's query runner while `work` runs. */
-  async function countQueries(work: () => Promise<unknown>): Promise<number> {
-    const runner = t.app.get(DataSource).createQueryRunner();
-    const prototype = Object.getPrototypeOf(runner) as { query: (...args: unknown[]) => Promise<unknown> };
-    await runner.release();
-    const spy = jest.spyOn(prototype, 'query');
-    try {
-      await work();
-      return spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
-  }
+  /** Counts every statement the app runs while `work` runs (helpers/statements.ts). */
+  const countQueries = async (work: () => Promise<unknown>): Promise<number> =>
+    (await statementsRunBy(t.app.get(DataSource), work)).length;
 
   it('is the same with one value and with thirty', async () => {
     const level = await insertAccessLevel(t);

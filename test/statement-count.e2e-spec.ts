@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { accessLevelRequests } from './helpers/access-level-requests';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { MATRIX } from './helpers/databases';
+import { statementsRunBy } from './helpers/statements';
 import { TestApp, TestUser } from './helpers/test-app';
 
 /**
@@ -11,11 +12,6 @@ import { TestApp, TestUser } from './helpers/test-app';
  * at most one read of the generations per second). Counts every statement the driver runs, so a new
  * query on this path fails here.
  */
-/** The part of better-sqlite3's Database this reads. */
-interface SqliteDatabase {
-  prepare(sql: string): object;
-}
-
 describe(`statements per warm GET /rest/assets/{id} (${MATRIX})`, () => {
   let t: TestApp;
   let user: TestUser;
@@ -46,44 +42,8 @@ describe(`statements per warm GET /rest/assets/{id} (${MATRIX})`, () => {
     await t?.close();
   });
 
-  /**
-   * The statements run while `work` runs: on SQLite every statement better-sqlite3 executes (the hot
-   * reads run prepared on its connection, beside TypeORM's query runner), on MySQL every statement sent
-   * through the driver's query runner.
-   */
-  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    return MATRIX === 'sqlite' ? sqliteStatementsOf(work) : runnerStatementsOf(work);
-  }
-
-  async function sqliteStatementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    const connection = (t.app.get(DataSource).driver as unknown as { databaseConnection: SqliteDatabase })
-      .databaseConnection;
-    const statement = Object.getPrototypeOf(connection.prepare('SELECT 1')) as Record<string, unknown>;
-    const spies = (['run', 'get', 'all', 'iterate'] as const).map((method) =>
-      jest.spyOn(statement as Record<typeof method, () => unknown>, method),
-    );
-    try {
-      await work();
-      return spies.flatMap((spy) =>
-        spy.mock.contexts.map((context) => String((context as { source: string }).source)),
-      );
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
-  }
-
-  async function runnerStatementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    const runner = t.app.get(DataSource).createQueryRunner();
-    const prototype = Object.getPrototypeOf(runner) as { query: (sql: string) => Promise<unknown> };
-    await runner.release();
-    const spy = jest.spyOn(prototype, 'query');
-    try {
-      await work();
-      return spy.mock.calls.map(([sql]) => String(sql));
-    } finally {
-      spy.mockRestore();
-    }
-  }
+  /** The statements the app runs while `work` runs (helpers/statements.ts). */
+  const statementsOf = (work: () => Promise<unknown>) => statementsRunBy(t.app.get(DataSource), work);
 
   const getAsset = () =>
     api

@@ -79,7 +79,7 @@ function setup({
     mappings as unknown as EmbeddedDataMappingsRepository,
     assetTypes as unknown as AssetTypesRepository,
     languages as unknown as LanguageService,
-    { stamp: async () => '1', peek: () => '1' } as unknown as CacheGenerations,
+    { stamp: async () => '1', stampNow: () => '1', peek: () => '1' } as unknown as CacheGenerations,
   );
   return { catalog, attributes, listValues };
 }
