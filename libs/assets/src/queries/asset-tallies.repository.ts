@@ -190,14 +190,12 @@ export class AssetTalliesRepository {
    * migration that created the tables filled them). Idempotent. Returns the number of tally rows.
    */
   async rebuild(): Promise<number> {
-    return this.dataSource.transaction((manager) =>
-      recountAssetLevelSets((sql, parameters) => manager.query(sql, parameters), this.isMysql()).then(
-        async (rows) => {
-          await recountAssetFacetTallies((sql, parameters) => manager.query(sql, parameters), this.isMysql());
-          return rows;
-        },
-      ),
-    );
+    return this.dataSource.transaction(async (manager) => {
+      const query = (sql: string, parameters?: unknown[]) => manager.query(sql, parameters);
+      const rows = await recountAssetLevelSets(query, this.isMysql());
+      await recountAssetFacetTallies(query, this.isMysql());
+      return rows;
+    });
   }
 
   /**
