@@ -134,6 +134,66 @@ describe(`migrations (${MATRIX})`, () => {
       expect(await runMigrations(dataSource)).toEqual([]);
     });
 
+    it('changing the key of asset_sort_numbers keeps its rows, both ways, and the cascade from assets', async () => {
+      const fresh = await createTestDatabase();
+      const freshConfig = configFor(fresh);
+      const last = MIGRATIONS.length - 1;
+      expect(migrationNames[last]).toBe('SortNumbersByAttribute1732327200000');
+      const before = await new DataSource({
+        ...dataSourceOptions(freshConfig),
+        migrations: MIGRATIONS.slice(0, last),
+      }).initialize();
+      const at = '2026-01-01 00:00:00';
+      const rows = async (dataSource: DataSource) =>
+        (
+          (await dataSource.query(
+            'SELECT asset_id, attribute_id, value FROM asset_sort_numbers ORDER BY asset_id, attribute_id',
+          )) as Array<Record<string, unknown>>
+        ).map((row) => [Number(row.asset_id), Number(row.attribute_id), Number(row.value)]);
+      try {
+        await runMigrations(before);
+        for (const id of [1, 2]) {
+          await before.query('INSERT INTO assets (id, created_at, updated_at) VALUES (?, ?, ?)', [
+            id,
+            at,
+            at,
+          ]);
+          await before.query(
+            'INSERT INTO attributes (id, label, type_id, created_at, updated_at) VALUES (?, ?, 8, ?, ?)',
+            [100 + id, `n${id}`, at, at],
+          );
+        }
+        const stored = [
+          [1, 101, 2.5],
+          [1, 102, -1],
+          [2, 101, 7],
+        ];
+        for (const row of stored) {
+          await before.query(
+            'INSERT INTO asset_sort_numbers (asset_id, attribute_id, value) VALUES (?, ?, ?)',
+            row,
+          );
+        }
+        await before.destroy();
+
+        const after = await new DataSource({ ...dataSourceOptions(freshConfig) }).initialize();
+        try {
+          expect(await runMigrations(after)).toEqual([migrationNames[last]]);
+          expect(await rows(after)).toEqual(stored);
+          await after.undoLastMigration({ transaction: 'each' });
+          expect(await rows(after)).toEqual(stored);
+          expect(await runMigrations(after)).toEqual([migrationNames[last]]);
+          await after.query('DELETE FROM assets WHERE id = ?', [1]);
+          expect(await rows(after)).toEqual([[2, 101, 7]]);
+        } finally {
+          await after.destroy();
+        }
+      } finally {
+        if (before.isInitialized) await before.destroy();
+        await fresh.drop();
+      }
+    });
+
     it('instances migrating the same fresh database at once apply each migration once', async () => {
       const fresh = await createTestDatabase();
       const freshConfig = configFor(fresh);

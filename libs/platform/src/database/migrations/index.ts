@@ -20,6 +20,7 @@ import { AssetVersions1732314000000 } from './1732314000000-asset-versions';
 import { SearchScaling1732316400000 } from './1732316400000-search-scaling';
 import { AssetTallies1732320000000 } from './1732320000000-asset-tallies';
 import { AssetFacetTallies1732323600000 } from './1732323600000-asset-facet-tallies';
+import { SortNumbersByAttribute1732327200000 } from './1732327200000-sort-numbers-by-attribute';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   SearchScaling1732316400000,
   AssetTallies1732320000000,
   AssetFacetTallies1732323600000,
+  SortNumbersByAttribute1732327200000,
 ];
