@@ -6,10 +6,11 @@ import { assetFactory, SearchWorld } from './helpers/search-fixtures';
 import { TestApp, TestUser } from './helpers/test-app';
 
 /**
- * The total of a search with no condition but visibility comes from `asset_tallies` (counts per set of
- * levels and state, kept in the transaction of each change). Here it must equal, for every searcher and
- * after every kind of change, the number of assets a walk through every page finds (`count=false` pages
- * do not use the tallies), for the default search and for `unsubmitted=true`.
+ * The total of a search with no condition but visibility (or only categories or access levels besides)
+ * comes from the tallies (counts per set of levels and state, and per category, kept in the transaction of
+ * each change). Here it must equal, for every searcher and after every kind of change, the number of
+ * assets a walk through every page finds (`count=false` pages do not use the tallies), for each such
+ * search and its `unsubmitted=true` form.
  */
 describe('GET /rest/asset-search: the total of an unfiltered search, counted from the tallies', () => {
   let t: TestApp;
@@ -35,10 +36,31 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     return { total: Number(first.headers['x-total-count']), walked };
   }
 
+  /**
+   * The searches whose totals come from the tallies: the whole library, and its assets in some
+   * categories (an asset in two of them counted once) or access levels, in either `submitted` state.
+   */
+  function talliedSearches(): string[] {
+    const categories = 'descriptiveCategoryForm.categoryIds';
+    const levels = 'permissionCategoryForm.categoryIds';
+    const scopes = [
+      '',
+      `${categories}=${w.categoryP}&includeImplicitCategoryMembers=true`,
+      `${categories}=${w.categoryP}&${categories}=${w.categoryC}`,
+      `${categories}=${w.categoryC}`,
+      `${levels}=${w.levelA}&includeImplicitCategoryMembers=true`,
+      `${levels}=${w.levelB}`,
+    ];
+    return scopes.flatMap((scope) => [
+      scope,
+      scope === '' ? 'unsubmitted=true' : `${scope}&unsubmitted=true`,
+    ]);
+  }
+
   async function expectTalliesExact(): Promise<void> {
     for (const user of [undefined, w.viewer, w.other, w.approver, w.uploader, both]) {
       const token = user?.token ?? t.adminToken;
-      for (const query of ['', 'unsubmitted=true']) {
+      for (const query of talliedSearches()) {
         const { total, walked } = await totalAndWalk(query, token);
         expect({ user: user?.username ?? 'admin', query, total }).toEqual({
           user: user?.username ?? 'admin',
@@ -54,11 +76,17 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     w = await SearchWorld.create(t);
     both = await t.createUser();
     await grant(t, both.id, [w.levelA, w.levelB], ['view']);
-    ids.live = await createAsset({ levels: [w.levelA] });
-    ids.twoLevels = await createAsset({ levels: [w.levelA, w.levelB] });
-    ids.pending = await createAsset({ levels: [w.levelA], token: w.uploader.token });
-    ids.draft = await createAsset({ levels: [w.levelA], token: w.uploader.token, submit: false });
-    ids.elsewhere = await createAsset({ levels: [w.levelB] });
+    const [p, c] = [w.categoryP, w.categoryC];
+    ids.live = await createAsset({ levels: [w.levelA], categories: [p, c] });
+    ids.twoLevels = await createAsset({ levels: [w.levelA, w.levelB], categories: [c] });
+    ids.pending = await createAsset({ levels: [w.levelA], token: w.uploader.token, categories: [p, c] });
+    ids.draft = await createAsset({
+      levels: [w.levelA],
+      token: w.uploader.token,
+      submit: false,
+      categories: [p],
+    });
+    ids.elsewhere = await createAsset({ levels: [w.levelB], categories: [p] });
   });
 
   afterAll(async () => {
@@ -71,6 +99,12 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     expect((await totalAndWalk('', w.viewer.token)).total).toBe(2);
     expect((await totalAndWalk('', w.uploader.token)).total).toBe(3);
     expect((await totalAndWalk('unsubmitted=true', w.uploader.token)).total).toBe(1);
+    // In P or its child C: all but the draft for the admin (the live asset, in both, counted once); the
+    // live ones of A for the viewer (view on A); those and their pending upload for the uploader.
+    const inP = `descriptiveCategoryForm.categoryIds=${w.categoryP}&includeImplicitCategoryMembers=true`;
+    expect((await totalAndWalk(inP, t.adminToken)).total).toBe(4);
+    expect((await totalAndWalk(inP, w.viewer.token)).total).toBe(2);
+    expect((await totalAndWalk(inP, w.uploader.token)).total).toBe(3);
   });
 
   it('stays exact when levels change, an asset is submitted, approved or deleted', async () => {

@@ -4,7 +4,7 @@ import { ReadReplica } from '@dam/platform';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { AssetAttributeValueEntity } from '../entities/asset-attribute-value.entity';
 import { AssetEntity } from '../entities/asset.entity';
-import { AssetSort } from '../ports/asset-filter';
+import { AssetFilter, AssetSort } from '../ports/asset-filter';
 import { AssetPage, AssetPageStart, AssetPosition, AssetSearchPage } from '../ports/asset-queries.port';
 import { AssetRecord, AssetState, AttributeValue } from '../ports/asset-state';
 import { hasPendingEdit } from '../rules/approval-state';
@@ -14,6 +14,7 @@ import {
   filterConditions,
   InternalFilter,
   KeywordPlan,
+  levelSetVisibilitySql,
   levelVisibilitySql,
   SqlParams,
   TokenMatch,
@@ -28,6 +29,9 @@ export interface CompiledFilter {
   /** No condition but visibility and `submitted`: a page in id order reads the primary key in order. */
   everyAsset?: boolean;
 }
+
+/** What the tallies can count within: a `submitted` state, and the assets in some of these categories or levels. */
+export type TalliedScope = Pick<AssetFilter, 'submitted' | 'categoryIds' | 'accessLevelIds'>;
 
 /** The sort as SQL needs it: `addedBy` carries the user ids in username order (from the access area). */
 export type ResolvedSort = Exclude<AssetSort, { kind: 'addedBy' }> | { kind: 'addedBy'; userIds: number[] };
@@ -220,21 +224,52 @@ export class AssetQueriesRepository {
 
   /**
    * The viewer's own uploads that they would not see through their levels: what visibility adds to the
-   * assets that `asset_tallies` counts as visible to them (through the index on the uploader; on the
-   * read replica when there is one).
+   * assets that the tallies count as visible to them (through the index on the uploader; on the read
+   * replica when there is one). `scope`: of one `submitted` state, in some of these categories or levels.
    */
-  async countOwnHidden(viewer: Viewer, submitted?: boolean): Promise<number> {
-    return this.count(this.ownHiddenFilter(viewer, submitted), this.reader);
+  async countOwnHidden(viewer: Viewer, scope: TalliedScope = {}): Promise<number> {
+    return this.count(this.ownHiddenFilter(viewer, scope), this.reader);
   }
 
-  /** The viewer's own uploads (of one `submitted` state, when given) they would not see through their levels. */
-  ownHiddenFilter(viewer: Viewer, submitted?: boolean): CompiledFilter {
+  /** The viewer's own uploads (within `scope`) that they would not see through their levels. */
+  ownHiddenFilter(viewer: Viewer, scope: TalliedScope = {}): CompiledFilter {
     const params = new SqlParams();
-    const where = [`a.added_by_user_id = ${params.add(viewer.actor.id)}`];
-    if (submitted !== undefined) where.push(`a.submitted = ${params.add(submitted)}`);
+    const where = [`a.added_by_user_id = ${params.add(viewer.actor.id)}`, ...filterConditions(scope, params)];
     const throughLevels = levelVisibilitySql(viewer, params);
     if (throughLevels !== undefined) where.push(`NOT ${throughLevels}`);
     return { where, params: params.values };
+  }
+
+  /**
+   * What summing the category tallies of `categoryIds` counts more than once: for each asset in k > 1 of
+   * them, k - 1, over the assets of the `submitted` state (when given) that the viewer sees through their
+   * levels (`sets`, else the rule as a probe), as the tallies count them. One grouped read of the
+   * categories' index entries; only assets in two of them are looked up (on the read replica).
+   */
+  async repeatedCategoryLinks(
+    categoryIds: number[],
+    viewer: Viewer | undefined,
+    submitted: boolean | undefined,
+    sets: VisibleLevelSets | undefined,
+  ): Promise<number> {
+    if (categoryIds.length < 2) return 0;
+    const params = new SqlParams();
+    const where = filterConditions({ submitted }, params);
+    if (viewer !== undefined && !viewer.grants.all) {
+      const throughLevels =
+        sets === undefined ? levelVisibilitySql(viewer, params) : levelSetVisibilitySql(sets, params);
+      if (throughLevels === undefined) return 0;
+      where.push(throughLevels);
+    }
+    const sql =
+      'SELECT COALESCE(SUM(r.extra), 0) AS extra FROM (SELECT l.asset_id, COUNT(*) - 1 AS extra ' +
+      `FROM asset_categories l WHERE l.category_id IN ${params.add(categoryIds)} ` +
+      'GROUP BY l.asset_id HAVING COUNT(*) > 1) r JOIN assets a ON a.id = r.asset_id' +
+      (where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`);
+    const reader = this.reader;
+    const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
+    const [row]: Array<{ extra: Id | null }> = await reader.query(query, parameters);
+    return Number(row?.extra ?? 0);
   }
 
   /**

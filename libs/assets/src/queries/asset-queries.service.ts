@@ -57,10 +57,10 @@ export class AssetQueriesService extends AssetQueries {
     count: boolean,
   ): Promise<AssetSearchPage> {
     // The page walks in order and stops: visibility as a probe per row, or a test of the row's set of
-    // levels; the count as compiled by default, or from the tallies when visibility is the only
-    // condition (the whole library).
+    // levels; the count as compiled by default, or from the tallies when the filter is one they count
+    // (the whole library, or its assets in some categories or levels).
     const everyAsset = onlyVisibility(filter);
-    const tallied = count && everyAsset;
+    const tallied = count && isTalliedScope(filter);
     const [plan, tallies] = await Promise.all([this.keywordPlan(filter), this.talliesFor(filter, tallied)]);
     const sets = this.levelSetsOf(filter, tallies);
     const [page, total] = await Promise.all([
@@ -73,7 +73,7 @@ export class AssetQueriesService extends AssetQueries {
         count && !tallied,
         compileFilter(filter, undefined, plan, sets),
       ),
-      tallied ? this.talliedTotal(filter, tallies ?? []) : undefined,
+      tallied ? this.talliedTotal(filter, tallies ?? [], sets) : undefined,
     ]);
     return total === undefined ? page : { ...page, total };
   }
@@ -100,17 +100,35 @@ export class AssetQueriesService extends AssetQueries {
   }
 
   /**
-   * How many assets the filter's viewer may see (of one `submitted` state when the filter names it),
-   * from `asset_tallies`: every tally whose levels and state pass `visibleThroughLevels`, plus the
-   * viewer's own uploads that would not pass it (the uploader always sees their own).
+   * How many assets the filter's viewer may see (of one `submitted` state when the filter names it, in
+   * some of its categories or levels when it names them), from the tallies: every tally whose levels and
+   * state pass `visibleThroughLevels` (and whose set has one of the filter's levels), plus the viewer's
+   * own uploads in scope that would not pass it (the uploader always sees their own). Summing categories'
+   * tallies counts an asset once per category it is in: the repeats are taken off, from the few assets in
+   * two of them.
    */
-  private async talliedTotal(filter: AssetFilter, tallies: Tally[]): Promise<number> {
+  private async talliedTotal(
+    filter: AssetFilter,
+    tallies: Tally[],
+    sets?: VisibleLevelSets,
+  ): Promise<number> {
     const viewer = filter.visibleTo;
-    const seesAll = viewer === undefined || viewer.grants.all;
-    let total = seesAll ? 0 : await this.repository.countOwnHidden(viewer, filter.submitted);
-    for (const tally of tallies) {
-      if (filter.submitted !== undefined && tally.submitted !== filter.submitted) continue;
-      if (seesAll || visibleThroughLevels(viewer, tally)) total += tally.assets;
+    const { submitted, categoryIds, accessLevelIds } = filter;
+    const levels = accessLevelIds === undefined ? undefined : new Set(accessLevelIds);
+    const counted = countedBy(filter);
+    const [ownHidden, rows, repeated] = await Promise.all([
+      viewer === undefined || viewer.grants.all
+        ? 0
+        : this.repository.countOwnHidden(viewer, { submitted, categoryIds, accessLevelIds }),
+      categoryIds === undefined ? tallies : this.tallies.facetTallies('category', categoryIds),
+      categoryIds === undefined
+        ? 0
+        : this.repository.repeatedCategoryLinks(categoryIds, viewer, submitted, sets),
+    ]);
+    let total = ownHidden - repeated;
+    for (const tally of rows) {
+      if (levels !== undefined && !tally.accessLevelIds.some((id) => levels.has(id))) continue;
+      if (counted(tally)) total += tally.assets;
     }
     return total;
   }
@@ -149,9 +167,7 @@ export class AssetQueriesService extends AssetQueries {
     if (facets.length === 0) return [];
     const viewer = filter.visibleTo;
     const seesAll = viewer === undefined || viewer.grants.all;
-    const counted = (tally: Tally) =>
-      (filter.submitted === undefined || tally.submitted === filter.submitted) &&
-      (seesAll || visibleThroughLevels(viewer, tally));
+    const counted = countedBy(filter);
     const [ownHidden, ...perFacet] = await Promise.all([
       seesAll ? [] : this.ownHiddenFacets(viewer, filter.submitted, facets),
       ...facets.map((facet) =>
@@ -187,7 +203,7 @@ export class AssetQueriesService extends AssetQueries {
     facets: TalliedAssetFacet[],
   ): Promise<AssetFacetCount[][]> {
     const counted = await this.facets.facets(
-      this.repository.ownHiddenFilter(viewer, submitted),
+      this.repository.ownHiddenFilter(viewer, { submitted }),
       facets,
       Number.MAX_SAFE_INTEGER,
     );
@@ -272,6 +288,25 @@ type TalliedAssetFacet = Extract<AssetFacet, { kind: 'category' | 'accessLevel' 
 /** The facets the tallies count: categories and years (FACET_TALLIES), and access levels (asset_tallies). */
 function isTalliedFacet(facet: AssetFacet): facet is TalliedAssetFacet {
   return facet.kind === 'category' || facet.kind === 'accessLevel' || facet.kind === 'addedYear';
+}
+
+/** Whether the filter's viewer sees the assets a tally counts, in the filter's `submitted` state. */
+function countedBy(filter: AssetFilter): (tally: Tally) => boolean {
+  const viewer = filter.visibleTo;
+  const seesAll = viewer === undefined || viewer.grants.all;
+  return (tally) =>
+    (filter.submitted === undefined || tally.submitted === filter.submitted) &&
+    (seesAll || visibleThroughLevels(viewer, tally));
+}
+
+/**
+ * A filter whose total the tallies count: no condition but visibility and `submitted`, and at most one
+ * of the categories (asset_category_tallies) or the access levels (an asset's set names its levels) an
+ * asset must be in.
+ */
+function isTalliedScope(filter: AssetFilter): boolean {
+  const { categoryIds, accessLevelIds, ...rest } = filter;
+  return (categoryIds === undefined || accessLevelIds === undefined) && onlyVisibility(rest);
 }
 
 /** A filter with no condition but visibility and `submitted`: its total is what the tallies count. */

@@ -160,13 +160,19 @@ export class AssetTalliesRepository {
     await this.adjustFacets(manager, facetChanges);
   }
 
-  /** Every facet tally with assets of `facet`, with its set's levels, from the read replica when there is one. */
-  async facetTallies(facet: TalliedFacet): Promise<FacetTally[]> {
+  /**
+   * Every facet tally with assets of `facet` (of these `values` only, when given), with its set's levels,
+   * from the read replica when there is one.
+   */
+  async facetTallies(facet: TalliedFacet, values?: readonly number[]): Promise<FacetTally[]> {
+    if (values !== undefined && values.length === 0) return [];
     const reader = this.replica?.dataSource ?? this.dataSource;
     const { table, column } = FACET_TALLIES[facet];
+    const only = values === undefined ? '' : ` AND t.${column} IN (${values.map(() => '?').join(', ')})`;
     const rows: Raw[] = await reader.query(
       `SELECT t.level_set_id, s.level_ids, t.submitted, t.upload_pending, t.${column} AS value, t.assets ` +
-        `FROM ${table} t JOIN asset_level_sets s ON s.id = t.level_set_id WHERE t.assets > 0`,
+        `FROM ${table} t JOIN asset_level_sets s ON s.id = t.level_set_id WHERE t.assets > 0${only}`,
+      values === undefined ? [] : [...values],
     );
     return rows.map((row) => ({ ...toTally(row), value: Number(row.value) }));
   }

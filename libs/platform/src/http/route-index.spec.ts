@@ -5,7 +5,7 @@ import { indexRoutes } from './route-index';
 /** An app shaped like Nest's: a middleware, then the routes, then a 404 handler; answers name the route. */
 function appWithRoutes(routes: Array<[method: 'get' | 'put' | 'post', path: string]>): Express {
   const app = express();
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  app.use((_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('X-Before', 'yes');
     next();
   });
