@@ -387,3 +387,62 @@ describe('GET /rest/asset-search: parameters', () => {
     expect(await refused('page=-1')).toMatch(/page must be a whole number/);
   });
 });
+
+/**
+ * A conjunction of a common word and a rare one. On MySQL the keyword plan estimates each word's rows and
+ * reads such a pair in one statement (the common word's range scanned against the rare word's assets);
+ * on SQLite each word is a semi-join. Either way the assets are those holding both.
+ */
+describe('GET /rest/asset-search: keywords, a common word AND a rare one', () => {
+  let t: TestApp;
+  let level: number;
+  const createAsset = assetFactory(() => t);
+  const search = searcher(() => t);
+  const ids: Record<string, number[]> = { common: [], both: [], rare: [] };
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    level = (await SearchWorld.create(t)).levelA;
+    // `harbour` on 41 assets, `lighthouse` on 6: more than four times as common (the scanned form).
+    for (let i = 0; i < 40; i += 1) {
+      const both = i % 13 === 0;
+      const title = both ? `harbour lighthouse ${i}` : `harbour view ${i}`;
+      (both ? ids.both : ids.common).push(
+        await createAsset({ levels: [level], values: [[ATTRIBUTE.title, title]] }),
+      );
+    }
+    ids.rare.push(await createAsset({ levels: [level], values: [[ATTRIBUTE.title, 'lighthouse alone']] }));
+    ids.rare.push(
+      await createAsset({
+        levels: [level],
+        values: [
+          [ATTRIBUTE.description, 'a harbour'],
+          [ATTRIBUTE.title, 'lighthouse'],
+        ],
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds the assets holding both, in any attributes, exact or by prefix, in either order', async () => {
+    const expected = [...ids.both, ids.rare[1]];
+    expect(expected).toHaveLength(5);
+    expect(ids.common).toHaveLength(36);
+    for (const keywords of [
+      'harbour lighthouse',
+      'lighthouse harbour',
+      'harbour lightho*',
+      'harb* lighthouse',
+    ]) {
+      expect({ keywords, found: await search(`keywords=${encodeURIComponent(keywords)}`) }).toEqual({
+        keywords,
+        found: expected,
+      });
+    }
+    expect(await search('keywords=harbour%20lighthouse%20view')).toEqual([]);
+    expect(await search('keywords=harbour%20NOT%20lighthouse')).toEqual(ids.common);
+  });
+});

@@ -10,6 +10,7 @@ import {
   conjunctionTokens,
   filterConditions,
   keywordSql,
+  scannedAssetIdsSql,
   pendingEditSql,
   SqlParams,
   visibilitySql,
@@ -183,6 +184,28 @@ describe('the grouped form of a conjunction against the per-token form', () => {
     expect(perToken).toEqual(expected(terms, attributeIds));
     expect(await selected(query, attributeIds, new Map([[query, 'grouped' as const]]))).toEqual(perToken);
   });
+
+  it.each(cases)(
+    '%s: the same assets scanning any one condition against the others',
+    async (_name, terms, attributeIds) => {
+      const query: TermQuery = terms.length === 1 ? terms[0] : { kind: 'and', items: terms };
+      const tokens = conjunctionTokens(query) ?? [];
+      expect(tokens.length).toBeGreaterThan(1);
+      for (let scanned = 0; scanned < tokens.length; scanned += 1) {
+        const params = new SqlParams();
+        // FORCE INDEX is MySQL's; the rows selected do not depend on it.
+        const sql = scannedAssetIdsSql(tokens, attributeIds, params, scanned).replace(
+          ' FORCE INDEX (PRIMARY)',
+          '',
+        );
+        const [query, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
+        const found: Array<{ asset_id: number }> = await dataSource.query(query, parameters);
+        expect(found.map((row) => Number(row.asset_id)).sort((a, b) => a - b)).toEqual(
+          expected(terms, attributeIds),
+        );
+      }
+    },
+  );
 
   it('groups a conjunction inside OR and NOT the same way, and every case matches some assets', async () => {
     const pair: TermQuery = { kind: 'and', items: [term('apple'), term('ban', true)] };

@@ -309,15 +309,46 @@ export function groupedAssetIdsSql(
   );
 }
 
+/**
+ * The ids of the assets having every token condition in the attributes (MySQL), when one condition is far
+ * commoner than the others: the others' assets are materialised first (each a short primary-key range),
+ * then the commonest condition's range is read in index order and each of its rows looked up in them.
+ * The grouped scan sorts and groups every row of every condition instead (`misoba nuba*` at 1M, 16,434
+ * and 228,567 rows: 0.17 s grouped, 0.08 s this way); probing the commonest per asset of the others
+ * would read the (asset_id, token) index at random (1.1 s on a 128 MiB buffer pool): FORCE INDEX keeps
+ * MariaDB on the range.
+ */
+export function scannedAssetIdsSql(
+  tokens: readonly TokenMatch[],
+  attributeIds: readonly number[],
+  params: SqlParams,
+  scanned: number,
+): string {
+  const attributes = attributeIdSql(attributeIds, params);
+  const lookups = tokens
+    .filter((_, i) => i !== scanned)
+    .map((match, i) => {
+      const alias = `m${i}`;
+      return (
+        `t.asset_id IN (SELECT ${alias}.asset_id FROM ${TOKENS} ${alias} ` +
+        `WHERE ${tokenSql(match, params, alias)} AND ${alias}.attribute_id ${attributes})`
+      );
+    });
+  return (
+    `SELECT DISTINCT t.asset_id FROM ${TOKENS} t FORCE INDEX (PRIMARY) ` +
+    `WHERE ${tokenSql(tokens[scanned], params)} AND t.attribute_id ${attributes} AND ${lookups.join(' AND ')}`
+  );
+}
+
 /** A term's tokens, all required; `prefix` applies to the last. */
 function termTokens(term: TermQuery & { kind: 'term' }): TokenMatch[] {
   return term.tokens.map((token, i) => ({ token, prefix: term.prefix && i === term.tokens.length - 1 }));
 }
 
-function tokenSql({ token, prefix }: TokenMatch, params: SqlParams): string {
+function tokenSql({ token, prefix }: TokenMatch, params: SqlParams, alias = 't'): string {
   return prefix
-    ? `(t.token >= ${params.add(token)} AND t.token < ${params.add(successor(token))})`
-    : `t.token = ${params.add(token)}`;
+    ? `(${alias}.token >= ${params.add(token)} AND ${alias}.token < ${params.add(successor(token))})`
+    : `${alias}.token = ${params.add(token)}`;
 }
 
 function attributeIdSql(attributeIds: readonly number[], params: SqlParams): string {

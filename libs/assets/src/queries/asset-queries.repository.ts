@@ -20,6 +20,7 @@ import {
   TokenMatch,
   tokenRangeSql,
   groupedAssetIdsSql,
+  scannedAssetIdsSql,
 } from './asset-filter.sql';
 
 /** A filter compiled to SQL: conditions on the `assets` alias `a` (ANDed) and their named parameters. */
@@ -56,6 +57,12 @@ const SORT_WALK_LIMIT = 50_000;
 
 /** Beyond a few thousand ids a list costs more than it saves (and nears SQLite's parameter limit). */
 const MAX_LISTED_IDS = 5000;
+
+/**
+ * A conjunction of words is read by scanning its commonest condition against the others' assets when that
+ * condition has at least this many times the others' estimated rows together (`misoba nuba*`: 14 times).
+ */
+const SCAN_COMMONEST_RATIO = 4;
 
 /** Ids per `IN (...)` list when asking which of many ids match. */
 const ID_BATCH = 1000;
@@ -292,19 +299,27 @@ export class AssetQueriesRepository {
   }
 
   /**
-   * The assets having every token condition (one grouped scan, on the replica), ascending, when there are
-   * at most MAX_LISTED_IDS of them; else undefined.
+   * The assets having every token condition (on the replica), when there are at most MAX_LISTED_IDS of
+   * them; else undefined. `rows`: each condition's estimated index rows; when one is at least
+   * SCAN_COMMONEST_RATIO times the others' sum, its range is scanned against theirs (scannedAssetIdsSql),
+   * else every row is grouped by asset (groupedAssetIdsSql).
    */
   async groupedAssetIds(
     conditions: readonly TokenMatch[],
     attributeIds: readonly number[],
+    rows?: readonly number[],
   ): Promise<number[] | undefined> {
     const params = new SqlParams();
-    const sql = `${groupedAssetIdsSql(conditions, attributeIds, params)} ORDER BY t.asset_id LIMIT ${MAX_LISTED_IDS + 1}`;
+    const commonest = rows === undefined ? -1 : rows.indexOf(Math.max(...rows));
+    const others = rows === undefined ? 0 : rows.reduce((sum, n) => sum + n, 0) - rows[commonest];
+    const sql =
+      rows !== undefined && this.isMysql() && rows[commonest] >= SCAN_COMMONEST_RATIO * others
+        ? `${scannedAssetIdsSql(conditions, attributeIds, params, commonest)} LIMIT ${MAX_LISTED_IDS + 1}`
+        : `${groupedAssetIdsSql(conditions, attributeIds, params)} ORDER BY t.asset_id LIMIT ${MAX_LISTED_IDS + 1}`;
     const reader = this.reader;
     const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
-    const rows: Array<{ asset_id: Id }> = await reader.query(query, parameters);
-    return rows.length > MAX_LISTED_IDS ? undefined : rows.map((row) => Number(row.asset_id));
+    const found: Array<{ asset_id: Id }> = await reader.query(query, parameters);
+    return found.length > MAX_LISTED_IDS ? undefined : found.map((row) => Number(row.asset_id));
   }
 
   async count(search: CompiledFilter, dataSource: DataSource = this.dataSource): Promise<number> {

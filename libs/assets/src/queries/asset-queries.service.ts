@@ -270,7 +270,7 @@ export class AssetQueriesService extends AssetQueries {
       plan = planKeywords(
         filter.keywords,
         (conditions) => this.repository.tokenRowEstimates(conditions),
-        (conditions, attributeIds) => this.repository.groupedAssetIds(conditions, attributeIds),
+        (conditions, attributeIds, rows) => this.repository.groupedAssetIds(conditions, attributeIds, rows),
       );
       this.plans.set(filter, plan);
     }
