@@ -129,6 +129,25 @@ describe('GET /rest/asset-search: cursors (keyset pages), count=false and facets
       },
     );
 
+    it('walks the whole library by rel="next" by date added and by date modified, in that order', async () => {
+      // No condition but visibility: SQLite walks the time index itself (sqliteWalk), MariaDB its own plan.
+      const added = `sortAttributeId=${ATTRIBUTE.dateAdded}&sortDescending=true`;
+      const modified = `sortAttributeId=${ATTRIBUTE.dateLastModified}`;
+      for (const token of [t.adminToken, partial.token]) {
+        const everything = await all('', token);
+        for (const sort of [added, modified]) {
+          const expected = await all(sort, token);
+          expect([...expected].sort((a, b) => a - b)).toEqual(everything);
+          const { ids } = await walk(`${sort}&pageSize=4`, undefined, token);
+          expect(ids).toEqual(expected);
+        }
+        const times = (
+          await api.get(`/rest/asset-search?${modified}&pageSize=1000`, token).expect(200)
+        ).body.map((summary: { dateLastModifiedTimestamp: number }) => summary.dateLastModifiedTimestamp);
+        expect(times).toEqual([...times].sort((a: number, b: number) => a - b));
+      }
+    });
+
     it('a walk stays whole while assets are added: no duplicates, no gaps', async () => {
       // Newest first: every asset added during the walk sorts before the position reached, which is what
       // shifts OFFSET pages (each one would repeat the last row of the previous page).

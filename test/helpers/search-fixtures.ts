@@ -10,6 +10,7 @@ export const ATTRIBUTE = {
   keywords: 3,
   originalFilename: 4,
   dateAdded: 6,
+  dateLastModified: 7,
   addedBy: 8,
   categories: 10,
 };
