@@ -27,7 +27,7 @@ import {
   compileFilter,
   ResolvedSort,
 } from '../libs/assets/src/queries/asset-queries.repository';
-import { AssetQueriesService } from '../libs/assets/src/queries/asset-queries.service';
+import { AssetQueriesService, isTalliedScope } from '../libs/assets/src/queries/asset-queries.service';
 import { AssetTalliesRepository } from '../libs/assets/src/queries/asset-tallies.repository';
 import { fmt, percentile, SERVER_URL, withMysqlBenchApp } from './mysql-bench-app';
 import { AttributeRole, REGIONS, seed, SeedPlan, WORDS } from './asset-search-seed';
@@ -348,10 +348,8 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
   // As AssetQueriesService compiles it: with its plan of the keyword ANDs (private: element access).
   const keywordPlan = await app.get(AssetQueriesService)['keywordPlan'](filter);
   const search = compileFilter(filter, undefined, keywordPlan);
-  // No condition but visibility: the service reads the total from asset_tallies, not by this count.
-  const tallied = Object.entries(filter).every(
-    ([key, value]) => key === 'visibleTo' || key === 'submitted' || value === undefined,
-  );
+  // No condition but visibility, categories or levels: the service reads the total from the tallies.
+  const tallied = isTalliedScope(filter);
   const order = parseSearchOrder(params);
   const page = Number(params.single('page') ?? 0);
   const size = Number(params.single('pageSize') ?? 100);
@@ -367,7 +365,7 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
   const count = repository['base'](search).select('COUNT(*)', 'total');
   const pageQuery = repository.pageQuery(search, sort, order.descending, page * size, size);
   const queries: Array<[string, { getQueryAndParameters(): [string, unknown[]] }]> = [
-    [tallied ? 'count (not run: the total comes from asset_tallies)' : 'count', count],
+    [tallied ? 'count (not run: the total comes from the tallies)' : 'count', count],
     ['page (general query)', pageQuery],
   ];
   if (sort.kind === 'value' && sort.numeric && dataSource.options.type === 'mysql')
@@ -462,9 +460,9 @@ function renderReport(
     ...seeded,
     '',
     `${RUNS} sequential requests over HTTP after ${WARM_UP} warm-up requests; client and server share the machine. ` +
-      'Each request runs the total for X-Total-Count (a COUNT, or the sum of asset_tallies when visibility is the only ' +
-      'condition; with facets, one pass over the matches counts both), the page of ids, and the batch loads of the ' +
-      'page (values, links, users).',
+      'Each request runs the total for X-Total-Count (a COUNT, or a sum of tallies when the only conditions are ' +
+      'visibility and categories or levels; with facets, one pass over the matches counts both), the page of ids, ' +
+      'and the batch loads of the page (values, links, users).',
     '',
     '| request | query | X-Total-Count | p50 | p95 | load (1 min) |',
     '|---|---|---|---|---|---|',

@@ -8,6 +8,7 @@ export * from './database/asset-level-sets';
 export * from './database/migrator';
 export * from './database/read-replica';
 export { withQueryDeadline } from './database/query-timeout';
+export * from './database/sqlite-planner-statistics';
 export * from './http/accept-language';
 export * from './http/domain-errors';
 export * from './http/error.filter';

@@ -304,7 +304,7 @@ function countedBy(filter: AssetFilter): (tally: Tally) => boolean {
  * of the categories (asset_category_tallies) or the access levels (an asset's set names its levels) an
  * asset must be in.
  */
-function isTalliedScope(filter: AssetFilter): boolean {
+export function isTalliedScope(filter: AssetFilter): boolean {
   const { categoryIds, accessLevelIds, ...rest } = filter;
   return (categoryIds === undefined || accessLevelIds === undefined) && onlyVisibility(rest);
 }
