@@ -166,7 +166,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     await expectTalliesExact();
   });
 
-  it("is rebuilt from the assets by rebuild-search-index, with each asset's set of levels", async () => {
+  it("is rebuilt from the assets by rebuild-search-index, with each asset's sets of levels and categories", async () => {
     const db = t.app.get(DataSource);
     const snapshot = async () =>
       (
@@ -186,6 +186,20 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
             'ORDER BY 1, 2, 3, 4, 5',
         )
       ).map((row: Record<string, unknown>) => Object.values(row).map(String).join(' '));
+    // Each asset's categories as its set names them (the category facet of a filtered search reads them).
+    const categorySets = async () =>
+      (
+        await db.query(
+          'SELECT a.id, m.category_id FROM assets a JOIN asset_category_set_members m ON m.set_id = a.category_set_id ' +
+            'ORDER BY a.id, m.category_id',
+        )
+      ).map((row: Record<string, unknown>) => `${String(row.id)}:${String(row.category_id)}`);
+    const links = async () =>
+      (
+        await db.query('SELECT asset_id, category_id FROM asset_categories ORDER BY asset_id, category_id')
+      ).map((row: Record<string, unknown>) => `${String(row.asset_id)}:${String(row.category_id)}`);
+    expect(await categorySets()).toEqual(await links());
+    expect((await links()).length).toBeGreaterThan(0);
     const before = await snapshot();
     const facetsBefore = await facetSnapshot();
     expect(facetsBefore.length).toBeGreaterThan(0);
@@ -194,7 +208,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     await db.query('UPDATE asset_tallies SET assets = assets + 5');
     await db.query('UPDATE asset_year_tallies SET assets = assets + 3');
     await db.query('DELETE FROM asset_category_tallies');
-    await db.query('UPDATE assets SET level_set_id = NULL');
+    await db.query('UPDATE assets SET level_set_id = NULL, category_set_id = NULL');
     const job = t.app.get(JobRegistry).get('rebuild-search-index');
     await job?.run({
       dryRun: false,
@@ -204,6 +218,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     } as never);
     expect(await snapshot()).toEqual(before);
     expect(await facetSnapshot()).toEqual(facetsBefore);
+    expect(await categorySets()).toEqual(await links());
     await expectTalliesExact();
   });
 });

@@ -137,8 +137,8 @@ describe(`migrations (${MATRIX})`, () => {
     it('changing the key of asset_sort_numbers keeps its rows, both ways, and the cascade from assets', async () => {
       const fresh = await createTestDatabase();
       const freshConfig = configFor(fresh);
-      const last = MIGRATIONS.length - 1;
-      expect(migrationNames[last]).toBe('SortNumbersByAttribute1732327200000');
+      const last = migrationNames.indexOf('SortNumbersByAttribute1732327200000');
+      expect(last).toBeGreaterThan(0);
       const before = await new DataSource({
         ...dataSourceOptions(freshConfig),
         migrations: MIGRATIONS.slice(0, last),
@@ -176,7 +176,10 @@ describe(`migrations (${MATRIX})`, () => {
         }
         await before.destroy();
 
-        const after = await new DataSource({ ...dataSourceOptions(freshConfig) }).initialize();
+        const after = await new DataSource({
+          ...dataSourceOptions(freshConfig),
+          migrations: MIGRATIONS.slice(0, last + 1),
+        }).initialize();
         try {
           expect(await runMigrations(after)).toEqual([migrationNames[last]]);
           expect(await rows(after)).toEqual(stored);

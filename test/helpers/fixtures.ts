@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { recountAssetLevelSets } from '@dam/platform';
+import { recountAssetCategorySets, recountAssetLevelSets } from '@dam/platform';
 import { TestApp } from './test-app';
 
 export interface AssetFixture {
@@ -49,8 +49,10 @@ export async function insertAssets(t: TestApp, fixtures: AssetFixture[]): Promis
         ]);
       }
     }
-    // Each asset's set of levels and the tallies, recounted as the rebuild-search-index job does.
-    await recountAssetLevelSets((sql, parameters) => manager.query(sql, parameters), mysql);
+    // Each asset's sets of levels and of categories and the tallies, recounted as the rebuild job does.
+    const query = (sql: string, parameters?: unknown[]) => manager.query(sql, parameters);
+    await recountAssetLevelSets(query, mysql);
+    await recountAssetCategorySets(query, mysql);
   });
   return ids;
 }

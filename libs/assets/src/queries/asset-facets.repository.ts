@@ -8,6 +8,9 @@ import type { CompiledFilter } from './asset-queries.repository';
 
 type Raw = Record<string, unknown>;
 
+/** Sets per statement reading their members. */
+const MEMBER_BATCH = 500;
+
 /** Where a facet's statement reads the matches from (see `statements`). */
 interface MatchSource {
   from: string;
@@ -19,14 +22,24 @@ interface MatchSource {
 
 /**
  * One statement over the matches (`m`): its SQL, positional parameters, and what its rows mean.
- * `perLevelSet`: its rows count per set of levels (`level_set_id`), to be spread over their levels.
+ * `perSet`: its rows count per set of levels (`level_set_id`) or of categories (`category_set_id`), to
+ * be spread over the set's members.
  */
 interface FacetStatement {
   facet: AssetFacet;
   sql: string;
   params: unknown[];
-  perLevelSet?: boolean;
+  perSet?: SetKind;
 }
+
+/** Where the members of each kind of set are read from: one row per set and member. */
+const SET_MEMBERS = {
+  level: 'SELECT s.id AS set_id, s.level_ids AS ids FROM asset_level_sets s WHERE s.id IN',
+  category:
+    'SELECT m.set_id AS set_id, m.category_id AS ids FROM asset_category_set_members m WHERE m.set_id IN',
+} as const;
+
+type SetKind = keyof typeof SET_MEMBERS;
 
 /**
  * The facet counts of a search and its total, in one pass over the matching assets: the filter runs once,
@@ -96,42 +109,58 @@ export class AssetFacetsRepository {
     return this.toFacetCounts(reader, statements, rows, limit);
   }
 
-  /** Each statement's rows as counts; a count per set of levels spread over its levels, top `limit` kept. */
+  /** Each statement's rows as counts; a count per set spread over the set's members, top `limit` kept. */
   private async toFacetCounts(
     reader: DataSource,
     statements: FacetStatement[],
     rows: Raw[][],
     limit: number,
   ): Promise<AssetFacetCount[][]> {
-    const setIds = new Set<number>();
-    statements.forEach((statement, i) => {
-      if (statement.perLevelSet)
-        for (const row of rows[i]) if (row.value !== null) setIds.add(Number(row.value));
-    });
-    const levelsOf = new Map<number, number[]>();
-    if (setIds.size > 0) {
-      const sets: Raw[] = await reader
-        .createQueryBuilder()
-        .select(['s.id AS id', 's.level_ids AS level_ids'])
-        .from('asset_level_sets', 's')
-        .where('s.id IN (:...setIds)', { setIds: [...setIds] })
-        .getRawMany();
-      for (const set of sets) levelsOf.set(Number(set.id), parseIdSetText(String(set.level_ids)));
+    const membersOf = new Map<SetKind, Map<number, number[]>>();
+    for (const kind of Object.keys(SET_MEMBERS) as SetKind[]) {
+      const setIds = new Set<number>();
+      statements.forEach((statement, i) => {
+        if (statement.perSet === kind)
+          for (const row of rows[i]) if (row.value !== null) setIds.add(Number(row.value));
+      });
+      if (setIds.size > 0) membersOf.set(kind, await this.members(reader, kind, [...setIds]));
     }
     return statements.map((statement, i) => {
-      if (!statement.perLevelSet) return toCounts(statement.facet, rows[i]);
+      if (statement.perSet === undefined) return toCounts(statement.facet, rows[i]);
       // Assets without a recorded set (written behind the service's back) wait for the rebuild job.
-      const perLevel = new Map<number, number>();
+      const members = membersOf.get(statement.perSet) ?? new Map<number, number[]>();
+      const perMember = new Map<number, number>();
       for (const row of rows[i]) {
-        for (const level of levelsOf.get(Number(row.value)) ?? []) {
-          perLevel.set(level, (perLevel.get(level) ?? 0) + Number(row.n));
+        for (const member of members.get(Number(row.value)) ?? []) {
+          perMember.set(member, (perMember.get(member) ?? 0) + Number(row.n));
         }
       }
-      return [...perLevel]
+      return [...perMember]
         .map(([value, count]) => ({ value, count }))
         .sort((a, b) => b.count - a.count || a.value - b.value)
         .slice(0, Math.trunc(limit));
     });
+  }
+
+  /**
+   * The members of each of `setIds`: a set of levels lists them in its row; a set of categories in its
+   * member rows, which go with a deleted category.
+   */
+  private async members(reader: DataSource, kind: SetKind, setIds: number[]): Promise<Map<number, number[]>> {
+    const result = new Map<number, number[]>();
+    for (let start = 0; start < setIds.length; start += MEMBER_BATCH) {
+      const batch = setIds.slice(start, start + MEMBER_BATCH);
+      const rows: Raw[] = await reader.query(
+        `${SET_MEMBERS[kind]} (${batch.map(() => '?').join(', ')})`,
+        batch,
+      );
+      for (const row of rows) {
+        const setId = Number(row.set_id);
+        const ids = kind === 'level' ? parseIdSetText(String(row.ids)) : [Number(row.ids)];
+        result.set(setId, [...(result.get(setId) ?? []), ...ids]);
+      }
+    }
+    return result;
   }
 
   /** The matching assets with the columns the facets need (the filter's own SQL and parameters). */
@@ -146,6 +175,8 @@ export class AssetFacetsRepository {
     if (facets.some((facet) => facet.kind === 'addedYear')) query.addSelect('a.created_at', 'created_at');
     if (facets.some((facet) => facet.kind === 'accessLevel'))
       query.addSelect('a.level_set_id', 'level_set_id');
+    if (facets.some((facet) => facet.kind === 'category'))
+      query.addSelect('a.category_set_id', 'category_set_id');
     if (facets.some((facet) => facet.kind === 'assetType')) {
       query.addSelect('a.asset_type_id', 'asset_type_id').addSelect('a.type', 'type');
     }
@@ -250,15 +281,25 @@ export class AssetFacetsRepository {
     });
     return facets.map((facet): FacetStatement => {
       switch (facet.kind) {
-        case 'category': {
-          const join = `JOIN asset_categories fl ON fl.asset_id = ${m}.id`;
-          return { facet, ...grouped('fl.category_id AS value, NULL AS typeId', join, [], 'fl.category_id') };
-        }
+        case 'category':
+          // Per set of categories, all of them (toFacetCounts spreads them over their members and cuts):
+          // no join of each match's categories. Assets in no category have no set.
+          return {
+            facet,
+            perSet: 'category',
+            ...grouped(
+              `${m}.category_set_id AS value, NULL AS typeId`,
+              '',
+              [],
+              `${m}.category_set_id`,
+              false,
+            ),
+          };
         case 'accessLevel':
           // Per set of levels, all of them (toFacetCounts spreads them over their levels and cuts).
           return {
             facet,
-            perLevelSet: true,
+            perSet: 'level',
             ...grouped(`${m}.level_set_id AS value, NULL AS typeId`, '', [], `${m}.level_set_id`, false),
           };
         case 'assetType':

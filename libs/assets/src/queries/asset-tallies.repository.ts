@@ -7,6 +7,7 @@ import {
   idSetText,
   parseIdSetText,
   ReadReplica,
+  recountAssetCategorySets,
   recountAssetFacetTallies,
   recountAssetLevelSets,
   TalliedFacet,
@@ -23,6 +24,8 @@ export interface TalliedState {
 /** An asset's tallied state as stored, with the set of levels its row names (null before the first count). */
 export interface StoredState extends TalliedState {
   levelSetId: number | null;
+  /** The set of categories its row names (`asset_category_sets`; null: none, or not yet counted). */
+  categorySetId: number | null;
   /** What the facet tallies count it by: its categories and the year it was added. */
   facetValues: FacetValues;
 }
@@ -82,7 +85,8 @@ export class AssetTalliesRepository {
     lock = '',
   ): Promise<StoredState | undefined> {
     const rows: Raw[] = await manager.query(
-      `SELECT a.submitted, a.upload_pending, a.level_set_id, ${addedYearSql('a', this.isMysql())} AS added_year ` +
+      'SELECT a.submitted, a.upload_pending, a.level_set_id, a.category_set_id, ' +
+        `${addedYearSql('a', this.isMysql())} AS added_year ` +
         `FROM assets a WHERE a.id = ?${lock}`,
       [assetId],
     );
@@ -99,6 +103,7 @@ export class AssetTalliesRepository {
       submitted: flag(row.submitted),
       uploadPending: flag(row.upload_pending),
       levelSetId: row.level_set_id === null ? null : Number(row.level_set_id),
+      categorySetId: row.category_set_id === null ? null : Number(row.category_set_id),
       facetValues: { category: idsOf('category'), addedYear: [Number(row.added_year)] },
     };
   }
@@ -142,8 +147,19 @@ export class AssetTalliesRepository {
       before?.levelSetId != null && idSetText(before.accessLevelIds) === idSetText(after.accessLevelIds)
         ? before.levelSetId
         : await this.levelSet(manager, after.accessLevelIds);
-    if (after.levelSetId !== levelSetId) {
-      await manager.query('UPDATE assets SET level_set_id = ? WHERE id = ?', [levelSetId, assetId]);
+    const categories = after.facetValues.category;
+    const categorySetId =
+      categories.length === 0
+        ? null
+        : before?.categorySetId != null && idSetText(before.facetValues.category) === idSetText(categories)
+          ? before.categorySetId
+          : await this.categorySet(manager, categories);
+    if (after.levelSetId !== levelSetId || after.categorySetId !== categorySetId) {
+      await manager.query('UPDATE assets SET level_set_id = ?, category_set_id = ? WHERE id = ?', [
+        levelSetId,
+        categorySetId,
+        assetId,
+      ]);
     }
     const counted = before !== undefined && before.levelSetId !== null;
     const changes: Array<[number, TalliedState, number]> = [[levelSetId, after, 1]];
@@ -199,6 +215,7 @@ export class AssetTalliesRepository {
     return this.dataSource.transaction(async (manager) => {
       const query = (sql: string, parameters?: unknown[]) => manager.query(sql, parameters);
       const rows = await recountAssetLevelSets(query, this.isMysql());
+      await recountAssetCategorySets(query, this.isMysql());
       await recountAssetFacetTallies(query, this.isMysql());
       return rows;
     });
@@ -213,24 +230,57 @@ export class AssetTalliesRepository {
    * busy_timeout): there the upsert comes first, RETURNING the id.
    */
   async levelSet(manager: EntityManager, accessLevelIds: number[]): Promise<number> {
-    const key = idSetKey(accessLevelIds);
-    const values = [key, idSetText(accessLevelIds)];
+    return (await this.idSet(manager, 'asset_level_sets', 'level_key', 'level_ids', accessLevelIds)).id;
+  }
+
+  /**
+   * The id of a set of categories, as `levelSet`; a set new to this transaction gets its members (ignored
+   * when another transaction wrote them first).
+   */
+  private async categorySet(manager: EntityManager, categoryIds: number[]): Promise<number> {
+    const { id, created } = await this.idSet(
+      manager,
+      'asset_category_sets',
+      'category_key',
+      'category_ids',
+      categoryIds,
+    );
+    if (created) {
+      const ignore = this.isMysql() ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+      const ids = [...new Set(categoryIds)].sort((a, b) => a - b);
+      await manager.query(
+        `${ignore} INTO asset_category_set_members (set_id, category_id) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
+        ids.flatMap((categoryId) => [id, categoryId]),
+      );
+    }
+    return id;
+  }
+
+  private async idSet(
+    manager: EntityManager,
+    table: string,
+    keyColumn: string,
+    idsColumn: string,
+    ids: number[],
+  ): Promise<{ id: number; created: boolean }> {
+    const key = idSetKey(ids);
+    const values = [key, idSetText(ids)];
     if (this.isMysql()) {
-      const known: Raw[] = await manager.query('SELECT id FROM asset_level_sets WHERE level_key = ?', [key]);
-      if (known.length > 0) return Number(known[0].id);
+      const known: Raw[] = await manager.query(`SELECT id FROM ${table} WHERE ${keyColumn} = ?`, [key]);
+      if (known.length > 0) return { id: Number(known[0].id), created: false };
       const result: { insertId: number } = await manager.query(
-        'INSERT INTO asset_level_sets (level_key, level_ids) VALUES (?, ?) ' +
+        `INSERT INTO ${table} (${keyColumn}, ${idsColumn}) VALUES (?, ?) ` +
           'ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)',
         values,
       );
-      return Number(result.insertId);
+      return { id: Number(result.insertId), created: true };
     }
     const rows: Raw[] = await manager.query(
-      'INSERT INTO asset_level_sets (level_key, level_ids) VALUES (?, ?) ' +
-        'ON CONFLICT (level_key) DO UPDATE SET level_ids = excluded.level_ids RETURNING id',
+      `INSERT INTO ${table} (${keyColumn}, ${idsColumn}) VALUES (?, ?) ` +
+        `ON CONFLICT (${keyColumn}) DO UPDATE SET ${idsColumn} = excluded.${idsColumn} RETURNING id`,
       values,
     );
-    return Number(rows[0].id);
+    return { id: Number(rows[0].id), created: true };
   }
 
   /** One atomic upsert: concurrent writers of the same tally queue on its row. */

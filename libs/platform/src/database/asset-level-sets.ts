@@ -14,44 +14,7 @@ const BATCH = 500;
  * Returns the number of tally rows.
  */
 export async function recountAssetLevelSets(query: RunQuery, mysql: boolean): Promise<number> {
-  if (mysql) await query('SET SESSION group_concat_max_len = 1048576');
-  // Each asset's levels as one ordered list (`idSetText`), '' for none.
-  const levels = mysql
-    ? "COALESCE((SELECT GROUP_CONCAT(l.access_level_id ORDER BY l.access_level_id SEPARATOR ',') " +
-      "FROM asset_access_levels l WHERE l.asset_id = a.id), '')"
-    : "COALESCE((SELECT group_concat(l.access_level_id, ',' ORDER BY l.access_level_id) " +
-      "FROM asset_access_levels l WHERE l.asset_id = a.id), '')";
-  const present = (await query(`SELECT DISTINCT ${levels} AS level_ids FROM assets a`)) as Array<{
-    level_ids: string | null;
-  }>;
-  const known = new Set(
-    ((await query('SELECT level_key FROM asset_level_sets')) as Array<{ level_key: string }>).map(
-      (row) => row.level_key,
-    ),
-  );
-  const missing = present
-    .map((row) => parseIdSetText(String(row.level_ids ?? '')))
-    .filter((ids) => !known.has(idSetKey(ids)));
-  for (let start = 0; start < missing.length; start += BATCH) {
-    const batch = missing.slice(start, start + BATCH);
-    await query(
-      'INSERT INTO asset_level_sets (level_key, level_ids) VALUES ' + batch.map(() => '(?, ?)').join(', '),
-      batch.flatMap((ids) => [idSetKey(ids), idSetText(ids)]),
-    );
-  }
-  // MySQL finds each asset's set by its key (SHA1 of the list, indexed); SQLite has no SHA1 and matches the
-  // list itself, through an index that lives as long as this fill.
-  if (mysql) {
-    await query(
-      `UPDATE assets a SET a.level_set_id = (SELECT s.id FROM asset_level_sets s WHERE s.level_key = SHA1(${levels}))`,
-    );
-  } else {
-    await query('CREATE INDEX IF NOT EXISTS "fill_asset_level_sets_ids" ON "asset_level_sets" ("level_ids")');
-    await query(
-      `UPDATE assets AS a SET level_set_id = (SELECT s.id FROM asset_level_sets s WHERE s.level_ids = ${levels})`,
-    );
-    await query('DROP INDEX "fill_asset_level_sets_ids"');
-  }
+  await recountSets(query, mysql, LEVEL_SETS);
   await query('DELETE FROM asset_tallies');
   await query(
     'INSERT INTO asset_tallies (level_set_id, submitted, upload_pending, assets) ' +
@@ -60,6 +23,113 @@ export async function recountAssetLevelSets(query: RunQuery, mysql: boolean): Pr
   );
   const [row] = (await query('SELECT COUNT(*) AS n FROM asset_tallies')) as Array<{ n: unknown }>;
   return Number(row.n);
+}
+
+/** A table of distinct sets of one kind of link, and the asset column that names each asset's set. */
+interface SetKind {
+  sets: string;
+  key: string;
+  ids: string;
+  links: string;
+  link: string;
+  column: string;
+  /** Whether an asset without links has no set (NULL) rather than the empty one. */
+  emptyIsNone: boolean;
+}
+
+const LEVEL_SETS: SetKind = {
+  sets: 'asset_level_sets',
+  key: 'level_key',
+  ids: 'level_ids',
+  links: 'asset_access_levels',
+  link: 'access_level_id',
+  column: 'level_set_id',
+  emptyIsNone: false,
+};
+
+const CATEGORY_SETS: SetKind = {
+  sets: 'asset_category_sets',
+  key: 'category_key',
+  ids: 'category_ids',
+  links: 'asset_categories',
+  link: 'category_id',
+  column: 'category_set_id',
+  emptyIsNone: true,
+};
+
+/**
+ * Names each asset's set (`kind.column`), inserting the sets not yet known. Returns the sets inserted.
+ * Run it in a transaction.
+ */
+async function recountSets(query: RunQuery, mysql: boolean, kind: SetKind): Promise<number[][]> {
+  if (mysql) await query('SET SESSION group_concat_max_len = 1048576');
+  // Each asset's ids as one ordered list (`idSetText`): '' for none, or NULL when that means no set.
+  const concat = mysql
+    ? `SELECT GROUP_CONCAT(l.${kind.link} ORDER BY l.${kind.link} SEPARATOR ',') FROM ${kind.links} l WHERE l.asset_id = a.id`
+    : `SELECT group_concat(l.${kind.link}, ',' ORDER BY l.${kind.link}) FROM ${kind.links} l WHERE l.asset_id = a.id`;
+  const list = kind.emptyIsNone ? `(${concat})` : `COALESCE((${concat}), '')`;
+  const present = (await query(`SELECT DISTINCT ${list} AS ids FROM assets a`)) as Array<{
+    ids: string | null;
+  }>;
+  const known = new Set(
+    ((await query(`SELECT ${kind.key} AS set_key FROM ${kind.sets}`)) as Array<{ set_key: string }>).map(
+      (row) => row.set_key,
+    ),
+  );
+  const missing = present
+    .filter((row) => !(kind.emptyIsNone && row.ids === null))
+    .map((row) => parseIdSetText(String(row.ids ?? '')))
+    .filter((ids) => !known.has(idSetKey(ids)));
+  for (let start = 0; start < missing.length; start += BATCH) {
+    const batch = missing.slice(start, start + BATCH);
+    await query(
+      `INSERT INTO ${kind.sets} (${kind.key}, ${kind.ids}) VALUES ` + batch.map(() => '(?, ?)').join(', '),
+      batch.flatMap((ids) => [idSetKey(ids), idSetText(ids)]),
+    );
+  }
+  // MySQL finds each asset's set by its key (SHA1 of the list, indexed); SQLite has no SHA1 and matches the
+  // list itself, through an index that lives as long as this fill.
+  if (mysql) {
+    await query(
+      `UPDATE assets a SET a.${kind.column} = (SELECT s.id FROM ${kind.sets} s WHERE s.${kind.key} = SHA1(${list}))`,
+    );
+  } else {
+    const index = `fill_${kind.sets}_ids`;
+    await query(`CREATE INDEX IF NOT EXISTS "${index}" ON "${kind.sets}" ("${kind.ids}")`);
+    await query(
+      `UPDATE assets AS a SET ${kind.column} = (SELECT s.id FROM ${kind.sets} s WHERE s.${kind.ids} = ${list})`,
+    );
+    await query(`DROP INDEX "${index}"`);
+  }
+  return missing;
+}
+
+/**
+ * Recomputes, from `asset_categories`, every asset's `category_set_id` (NULL when it is in no category),
+ * inserting the sets not yet in `asset_category_sets` with their members. The migration that created
+ * the tables fills them with it, and the rebuild-search-index job repairs them with it
+ * (AssetTalliesRepository.rebuild). Run it in a transaction.
+ */
+export async function recountAssetCategorySets(query: RunQuery, mysql: boolean): Promise<void> {
+  const inserted = await recountSets(query, mysql, CATEGORY_SETS);
+  for (let start = 0; start < inserted.length; start += BATCH) {
+    const batch = inserted.slice(start, start + BATCH);
+    const keys = batch.map((ids) => idSetKey(ids));
+    const rows = (await query(
+      `SELECT id, category_key FROM asset_category_sets WHERE category_key IN (${keys.map(() => '?').join(', ')})`,
+      keys,
+    )) as Array<{ id: unknown; category_key: string }>;
+    const idOf = new Map(rows.map((row) => [row.category_key, Number(row.id)]));
+    const members = batch.flatMap((ids) => ids.map((categoryId) => [idOf.get(idSetKey(ids)), categoryId]));
+    for (let at = 0; at < members.length; at += BATCH) {
+      const chunk = members.slice(at, at + BATCH);
+      await query(
+        'INSERT INTO asset_category_set_members (set_id, category_id) VALUES ' +
+          chunk.map(() => '(?, ?)').join(', '),
+        chunk.flat(),
+      );
+    }
+  }
 }
 
 /**

@@ -21,6 +21,7 @@ import { SearchScaling1732316400000 } from './1732316400000-search-scaling';
 import { AssetTallies1732320000000 } from './1732320000000-asset-tallies';
 import { AssetFacetTallies1732323600000 } from './1732323600000-asset-facet-tallies';
 import { SortNumbersByAttribute1732327200000 } from './1732327200000-sort-numbers-by-attribute';
+import { AssetCategorySets1732330800000 } from './1732330800000-asset-category-sets';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AssetTallies1732320000000,
   AssetFacetTallies1732323600000,
   SortNumbersByAttribute1732327200000,
+  AssetCategorySets1732330800000,
 ];
