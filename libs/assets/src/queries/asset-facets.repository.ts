@@ -45,9 +45,10 @@ type SetKind = keyof typeof SET_MEMBERS;
  * The facet counts of a search and its total, in one pass over the matching assets: the filter runs once,
  * into a relation `m` of the matches (their id and the columns the facets group by), and the total and
  * each facet read `m` (links joined by their primary key) instead of evaluating the filter again each.
- * Access levels are counted per set of levels (`assets.level_set_id`, no join), then each set's count
- * is added to each of its levels: the same numbers as a join of `asset_access_levels`, without reading
- * a row per match.
+ * Access levels and categories are counted per set (`assets.level_set_id`, `assets.category_set_id`, no
+ * join), then each set's count is added to each of its members: the same numbers as a join of
+ * `asset_access_levels` or `asset_categories`, without reading a row per match (the category join took
+ * 100-143 ms of 50,830 matches at 1M).
  * At a million assets, a broad filter (50,000 matches) cost about 120 ms per evaluation on MariaDB with a
  * 128 MiB buffer pool, and the total plus three facets evaluated it four times, side by side on two cores.
  *
