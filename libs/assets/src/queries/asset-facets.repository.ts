@@ -32,11 +32,14 @@ interface FacetStatement {
   perSet?: SetKind;
 }
 
-/** Where the members of each kind of set are read from: one row per set and member. */
+/**
+ * Where the members of each kind of set are read from: a set of levels lists them in its row
+ * (`idSetText`), a set of categories has a row per member.
+ */
 const SET_MEMBERS = {
-  level: 'SELECT s.id AS set_id, s.level_ids AS ids FROM asset_level_sets s WHERE s.id IN',
+  level: 'SELECT s.id AS set_id, s.level_ids AS members FROM asset_level_sets s WHERE s.id IN',
   category:
-    'SELECT m.set_id AS set_id, m.category_id AS ids FROM asset_category_set_members m WHERE m.set_id IN',
+    'SELECT m.set_id AS set_id, m.category_id AS members FROM asset_category_set_members m WHERE m.set_id IN',
 } as const;
 
 type SetKind = keyof typeof SET_MEMBERS;
@@ -157,8 +160,9 @@ export class AssetFacetsRepository {
       );
       for (const row of rows) {
         const setId = Number(row.set_id);
-        const ids = kind === 'level' ? parseIdSetText(String(row.ids)) : [Number(row.ids)];
-        result.set(setId, [...(result.get(setId) ?? []), ...ids]);
+        const members = result.get(setId) ?? [];
+        members.push(...parseIdSetText(String(row.members)));
+        result.set(setId, members);
       }
     }
     return result;

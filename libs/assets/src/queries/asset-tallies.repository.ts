@@ -2,14 +2,17 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   addedYearSql,
+  CATEGORY_SETS,
   FACET_TALLIES,
   idSetKey,
   idSetText,
+  LEVEL_SETS,
   parseIdSetText,
   ReadReplica,
   recountAssetCategorySets,
   recountAssetFacetTallies,
   recountAssetLevelSets,
+  SetKind,
   TalliedFacet,
 } from '@dam/platform';
 import { DataSource, EntityManager } from 'typeorm';
@@ -230,22 +233,16 @@ export class AssetTalliesRepository {
    * busy_timeout): there the upsert comes first, RETURNING the id.
    */
   async levelSet(manager: EntityManager, accessLevelIds: number[]): Promise<number> {
-    return (await this.idSet(manager, 'asset_level_sets', 'level_key', 'level_ids', accessLevelIds)).id;
+    return (await this.idSet(manager, LEVEL_SETS, accessLevelIds)).id;
   }
 
   /**
-   * The id of a set of categories, as `levelSet`; a set new to this transaction gets its members (ignored
-   * when another transaction wrote them first).
+   * The id of a set of categories, as `levelSet`; a set that may be new to this transaction gets its
+   * members (ignored when they are there already: on SQLite, whose upsert does not tell, every time).
    */
   private async categorySet(manager: EntityManager, categoryIds: number[]): Promise<number> {
-    const { id, created } = await this.idSet(
-      manager,
-      'asset_category_sets',
-      'category_key',
-      'category_ids',
-      categoryIds,
-    );
-    if (created) {
+    const { id, mayBeNew } = await this.idSet(manager, CATEGORY_SETS, categoryIds);
+    if (mayBeNew) {
       const ignore = this.isMysql() ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
       const ids = [...new Set(categoryIds)].sort((a, b) => a - b);
       await manager.query(
@@ -256,31 +253,29 @@ export class AssetTalliesRepository {
     return id;
   }
 
+  /** The id of a set of `kind` (see `levelSet`); `mayBeNew` unless it was read as already known. */
   private async idSet(
     manager: EntityManager,
-    table: string,
-    keyColumn: string,
-    idsColumn: string,
+    kind: SetKind,
     ids: number[],
-  ): Promise<{ id: number; created: boolean }> {
+  ): Promise<{ id: number; mayBeNew: boolean }> {
     const key = idSetKey(ids);
     const values = [key, idSetText(ids)];
+    const insert = `INSERT INTO ${kind.sets} (${kind.key}, ${kind.ids}) VALUES (?, ?)`;
     if (this.isMysql()) {
-      const known: Raw[] = await manager.query(`SELECT id FROM ${table} WHERE ${keyColumn} = ?`, [key]);
-      if (known.length > 0) return { id: Number(known[0].id), created: false };
+      const known: Raw[] = await manager.query(`SELECT id FROM ${kind.sets} WHERE ${kind.key} = ?`, [key]);
+      if (known.length > 0) return { id: Number(known[0].id), mayBeNew: false };
       const result: { insertId: number } = await manager.query(
-        `INSERT INTO ${table} (${keyColumn}, ${idsColumn}) VALUES (?, ?) ` +
-          'ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)',
+        `${insert} ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)`,
         values,
       );
-      return { id: Number(result.insertId), created: true };
+      return { id: Number(result.insertId), mayBeNew: true };
     }
     const rows: Raw[] = await manager.query(
-      `INSERT INTO ${table} (${keyColumn}, ${idsColumn}) VALUES (?, ?) ` +
-        `ON CONFLICT (${keyColumn}) DO UPDATE SET ${idsColumn} = excluded.${idsColumn} RETURNING id`,
+      `${insert} ON CONFLICT (${kind.key}) DO UPDATE SET ${kind.ids} = excluded.${kind.ids} RETURNING id`,
       values,
     );
-    return { id: Number(rows[0].id), created: true };
+    return { id: Number(rows[0].id), mayBeNew: true };
   }
 
   /** One atomic upsert: concurrent writers of the same tally queue on its row. */

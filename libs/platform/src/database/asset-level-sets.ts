@@ -26,7 +26,7 @@ export async function recountAssetLevelSets(query: RunQuery, mysql: boolean): Pr
 }
 
 /** A table of distinct sets of one kind of link, and the asset column that names each asset's set. */
-interface SetKind {
+export interface SetKind {
   sets: string;
   key: string;
   ids: string;
@@ -37,7 +37,7 @@ interface SetKind {
   emptyIsNone: boolean;
 }
 
-const LEVEL_SETS: SetKind = {
+export const LEVEL_SETS: SetKind = {
   sets: 'asset_level_sets',
   key: 'level_key',
   ids: 'level_ids',
@@ -47,7 +47,7 @@ const LEVEL_SETS: SetKind = {
   emptyIsNone: false,
 };
 
-const CATEGORY_SETS: SetKind = {
+export const CATEGORY_SETS: SetKind = {
   sets: 'asset_category_sets',
   key: 'category_key',
   ids: 'category_ids',
