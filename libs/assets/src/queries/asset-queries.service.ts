@@ -63,9 +63,10 @@ export class AssetQueriesService extends AssetQueries {
     const tallied = count && isTalliedScope(filter);
     const [plan, tallies] = await Promise.all([this.keywordPlan(filter), this.talliesFor(filter, tallied)]);
     const sets = this.levelSetsOf(filter, tallies);
+    const visibleShare = tallies === undefined ? undefined : shareSeenBy(filter.visibleTo, tallies);
     const [page, total] = await Promise.all([
       this.repository.searchPage(
-        { ...compileFilter(filter, true, plan, sets), everyAsset },
+        { ...compileFilter(filter, true, plan, sets), everyAsset, visibleShare },
         await this.resolve(sort),
         descending,
         start,
@@ -288,6 +289,18 @@ type TalliedAssetFacet = Extract<AssetFacet, { kind: 'category' | 'accessLevel' 
 /** The facets the tallies count: categories and years (FACET_TALLIES), and access levels (asset_tallies). */
 function isTalliedFacet(facet: AssetFacet): facet is TalliedAssetFacet {
   return facet.kind === 'category' || facet.kind === 'accessLevel' || facet.kind === 'addedYear';
+}
+
+/** The share of the library's assets that the viewer sees through their levels, by the tallies. */
+function shareSeenBy(viewer: Viewer | undefined, tallies: Tally[]): number {
+  const seen = countedBy({ visibleTo: viewer });
+  let all = 0;
+  let visible = 0;
+  for (const tally of tallies) {
+    all += tally.assets;
+    if (seen(tally)) visible += tally.assets;
+  }
+  return all === 0 ? 1 : visible / all;
 }
 
 /** Whether the filter's viewer sees the assets a tally counts, in the filter's `submitted` state. */
