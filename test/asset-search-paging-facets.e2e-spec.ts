@@ -49,13 +49,15 @@ describe('GET /rest/asset-search: cursors (keyset pages), count=false and facets
     query: string,
     between: () => Promise<void> = async () => undefined,
     token = t.adminToken,
-  ): Promise<{ ids: number[]; pages: number }> => {
+  ): Promise<{ ids: number[]; pages: number; totals: unknown[] }> => {
     const ids: number[] = [];
+    const totals: unknown[] = [];
     let next: string | undefined = `/rest/asset-search?${query}`;
     let pages = 0;
     while (next !== undefined) {
       const response = await api.get(next, token).expect(200);
       ids.push(...(response.body as Array<{ id: number }>).map((summary) => summary.id));
+      totals.push(response.headers['x-total-count']);
       pages += 1;
       if (pages > 100) throw new Error('the walk does not end');
       const following = linkOf(response.headers.link as string | undefined, 'next');
@@ -63,7 +65,7 @@ describe('GET /rest/asset-search: cursors (keyset pages), count=false and facets
       next = following;
       await between();
     }
-    return { ids, pages };
+    return { ids, pages, totals };
   };
 
   const total = async (query: string, token: string): Promise<number> => {
@@ -119,9 +121,11 @@ describe('GET /rest/asset-search: cursors (keyset pages), count=false and facets
         for (const token of [t.adminToken, partial.token]) {
           const expected = await all(`keywords=bridge&${sort}`, token);
           expect(expected.length).toBeGreaterThan(3);
-          const { ids, pages } = await walk(`keywords=bridge&${sort}&pageSize=4`, undefined, token);
+          const { ids, pages, totals } = await walk(`keywords=bridge&${sort}&pageSize=4`, undefined, token);
           expect(ids).toEqual(expected);
           expect(pages).toBe(Math.ceil(expected.length / 4));
+          // Every page by cursor counts the whole result, not what follows the cursor.
+          expect(totals).toEqual(Array.from({ length: pages }, () => String(expected.length)));
           // Without the count (on MySQL a numeric sort then walks a bounded stretch of its sort index).
           const uncounted = await walk(`keywords=bridge&${sort}&pageSize=3&count=false`, undefined, token);
           expect(uncounted.ids).toEqual(expected);
