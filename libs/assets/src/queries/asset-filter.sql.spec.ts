@@ -10,6 +10,7 @@ import {
   conjunctionTokens,
   filterConditions,
   keywordSql,
+  probedAssetIdsSql,
   scannedAssetIdsSql,
   pendingEditSql,
   SqlParams,
@@ -198,6 +199,23 @@ describe('the grouped form of a conjunction against the per-token form', () => {
           ' FORCE INDEX (PRIMARY)',
           '',
         );
+        const [query, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
+        const found: Array<{ asset_id: number }> = await dataSource.query(query, parameters);
+        expect(found.map((row) => Number(row.asset_id)).sort((a, b) => a - b)).toEqual(
+          expected(terms, attributeIds),
+        );
+      }
+    },
+  );
+
+  it.each(cases)(
+    '%s: the same assets driven from any one condition, probing the others',
+    async (_name, terms, attributeIds) => {
+      const query: TermQuery = terms.length === 1 ? terms[0] : { kind: 'and', items: terms };
+      const tokens = conjunctionTokens(query) ?? [];
+      for (let driving = 0; driving < tokens.length; driving += 1) {
+        const params = new SqlParams();
+        const sql = probedAssetIdsSql(tokens, attributeIds, params, driving);
         const [query, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
         const found: Array<{ asset_id: number }> = await dataSource.query(query, parameters);
         expect(found.map((row) => Number(row.asset_id)).sort((a, b) => a - b)).toEqual(

@@ -2,7 +2,6 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReadReplica } from '@dam/platform';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
-import { AssetAttributeValueEntity } from '../entities/asset-attribute-value.entity';
 import { AssetEntity } from '../entities/asset.entity';
 import { AssetFilter, AssetSort } from '../ports/asset-filter';
 import { AssetPage, AssetPageStart, AssetPosition, AssetSearchPage } from '../ports/asset-queries.port';
@@ -20,8 +19,10 @@ import {
   TokenMatch,
   tokenRangeSql,
   groupedAssetIdsSql,
+  probedAssetIdsSql,
   scannedAssetIdsSql,
 } from './asset-filter.sql';
+import { chooseConjunctionForm } from './keyword-plan';
 
 /** A filter compiled to SQL: conditions on the `assets` alias `a` (ANDed) and their named parameters. */
 export interface CompiledFilter {
@@ -73,6 +74,12 @@ const MAX_LISTED_IDS = 5000;
  * condition has at least this many times the others' estimated rows together (`misoba nuba*`: 14 times).
  */
 const SCAN_COMMONEST_RATIO = 4;
+
+/**
+ * SQLite counts a token condition's rows up to this many (a few milliseconds), and drives a conjunction
+ * from its rarest condition only below it: the probes from the rarest's rows stay within about 0.1 s.
+ */
+const SQLITE_ROW_COUNT_CAP = 50_000;
 
 /** Ids per `IN (...)` list when asking which of many ids match. */
 const ID_BATCH = 1000;
@@ -305,46 +312,66 @@ export class AssetQueriesRepository {
   }
 
   /**
-   * Each token condition's index rows as MySQL estimates them (EXPLAIN of its primary-key range: index
-   * dives, no rows read), on the replica. Only MySQL plans keywords by them (keyword-plan.ts); on SQLite
-   * the per-token semi-joins stay, and this is undefined.
+   * Each token condition's index rows, every attribute, on the replica: on MySQL as it estimates them
+   * (EXPLAIN of the primary-key range: index dives, no rows read); on SQLite counted up to
+   * SQLITE_ROW_COUNT_CAP (at most a few milliseconds). keyword-plan.ts plans conjunctions by them.
    */
-  async tokenRowEstimates(conditions: readonly TokenMatch[]): Promise<number[] | undefined> {
-    if (!this.isMysql()) return undefined;
+  async tokenRowEstimates(conditions: readonly TokenMatch[]): Promise<number[]> {
     const reader = this.reader;
+    const mysql = this.isMysql();
     return Promise.all(
       conditions.map(async (condition) => {
         const params = new SqlParams();
-        const sql = `EXPLAIN ${tokenRangeSql(condition, params)}`;
+        const range = tokenRangeSql(condition, params, mysql);
+        const sql = mysql
+          ? `EXPLAIN ${range}`
+          : `SELECT COUNT(*) AS "rows" FROM (${range} LIMIT ${SQLITE_ROW_COUNT_CAP}) r`;
         const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
-        const [plan]: Array<{ rows?: Id | null }> = await reader.query(query, parameters);
-        return Number(plan?.rows ?? 0);
+        const [row]: Array<{ rows?: Id | null }> = await reader.query(query, parameters);
+        return Number(row?.rows ?? 0);
       }),
     );
   }
 
   /**
-   * The assets having every token condition (on the replica), when there are at most MAX_LISTED_IDS of
-   * them; else undefined. `rows`: each condition's estimated index rows; when one is at least
-   * SCAN_COMMONEST_RATIO times the others' sum, its range is scanned against theirs (scannedAssetIdsSql),
-   * else every row is grouped by asset (groupedAssetIdsSql).
+   * A conjunction of token conditions as keyword-plan.ts plans it (ConjunctionReader), read on the
+   * replica; `rows`: each condition's rows (tokenRowEstimates).
+   * - MySQL: the per-token semi-joins (undefined) when the cost model says so; else the assets having
+   *   every condition, when at most MAX_LISTED_IDS, from one statement: when one condition has at least
+   *   SCAN_COMMONEST_RATIO times the others' rows, its range scanned against theirs (scannedAssetIdsSql),
+   *   else every row grouped by asset (groupedAssetIdsSql); past MAX_LISTED_IDS, that grouped scan as a
+   *   subquery (`'grouped'`).
+   * - SQLite: the rarest condition's assets probing the others (probedAssetIdsSql), when it has fewer
+   *   than SQLITE_ROW_COUNT_CAP rows and they find at most MAX_LISTED_IDS assets; else the semi-joins.
    */
-  async groupedAssetIds(
+  async conjunctionMatches(
     conditions: readonly TokenMatch[],
     attributeIds: readonly number[],
-    rows?: readonly number[],
-  ): Promise<number[] | undefined> {
+    rows: readonly number[],
+  ): Promise<readonly number[] | 'grouped' | undefined> {
     const params = new SqlParams();
-    const commonest = rows === undefined ? -1 : rows.indexOf(Math.max(...rows));
-    const others = rows === undefined ? 0 : rows.reduce((sum, n) => sum + n, 0) - rows[commonest];
-    const sql =
-      rows !== undefined && this.isMysql() && rows[commonest] >= SCAN_COMMONEST_RATIO * others
-        ? `${scannedAssetIdsSql(conditions, attributeIds, params, commonest)} LIMIT ${MAX_LISTED_IDS + 1}`
-        : `${groupedAssetIdsSql(conditions, attributeIds, params)} ORDER BY t.asset_id LIMIT ${MAX_LISTED_IDS + 1}`;
+    let sql: string;
+    if (this.isMysql()) {
+      if (chooseConjunctionForm(rows) === 'perToken') return undefined;
+      const commonest = rows.indexOf(Math.max(...rows));
+      const others = rows.reduce((sum, n) => sum + n, 0) - rows[commonest];
+      sql =
+        rows[commonest] >= SCAN_COMMONEST_RATIO * others
+          ? scannedAssetIdsSql(conditions, attributeIds, params, commonest)
+          : `${groupedAssetIdsSql(conditions, attributeIds, params)} ORDER BY t.asset_id`;
+    } else {
+      const rarest = rows.indexOf(Math.min(...rows));
+      if (rows[rarest] >= SQLITE_ROW_COUNT_CAP) return undefined;
+      sql = probedAssetIdsSql(conditions, attributeIds, params, rarest);
+    }
     const reader = this.reader;
-    const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
+    const [query, parameters] = reader.driver.escapeQueryWithParameters(
+      `${sql} LIMIT ${MAX_LISTED_IDS + 1}`,
+      params.values,
+    );
     const found: Array<{ asset_id: Id }> = await reader.query(query, parameters);
-    return found.length > MAX_LISTED_IDS ? undefined : found.map((row) => Number(row.asset_id));
+    if (found.length <= MAX_LISTED_IDS) return found.map((row) => Number(row.asset_id));
+    return this.isMysql() ? 'grouped' : undefined;
   }
 
   async count(search: CompiledFilter, dataSource: DataSource = this.dataSource): Promise<number> {
@@ -523,9 +550,7 @@ export class AssetQueriesRepository {
       this.links('asset_access_levels', 'access_level_id', ids),
       this.links('asset_categories', 'category_id', ids),
       this.links('asset_parents', 'parent_id', ids),
-      this.dataSource
-        .getRepository(AssetAttributeValueEntity)
-        .findBy({ assetId: In(ids), language: In(languages) }),
+      this.values(ids, languages),
       this.links('asset_pending_edits', 'asset_id', ids),
     ]);
     const byId = new Map(assets.map((asset) => [asset.id, asset]));
@@ -547,6 +572,33 @@ export class AssetQueriesRepository {
       });
     }
     return states;
+  }
+
+  /**
+   * The values of the assets in the languages, as plain rows (a page of 100 assets holds about 1,000:
+   * read raw, not hydrated as entities).
+   */
+  private async values(
+    ids: number[],
+    languages: string[],
+  ): Promise<Array<AttributeValue & { assetId: number }>> {
+    const rows: Array<{ assetId: Id; attributeId: Id; language: string; value: string }> =
+      await this.dataSource
+        .createQueryBuilder()
+        .select('v.asset_id', 'assetId')
+        .addSelect('v.attribute_id', 'attributeId')
+        .addSelect('v.language', 'language')
+        .addSelect('v.value', 'value')
+        .from('asset_attribute_values', 'v')
+        .where('v.asset_id IN (:...ids)', { ids })
+        .andWhere('v.language IN (:...languages)', { languages })
+        .getRawMany();
+    return rows.map((row) => ({
+      assetId: Number(row.assetId),
+      attributeId: Number(row.attributeId),
+      language: row.language,
+      value: row.value,
+    }));
   }
 
   /** `SELECT ... FROM assets a WHERE <search>`. */

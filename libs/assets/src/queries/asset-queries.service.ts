@@ -262,8 +262,8 @@ export class AssetQueriesService extends AssetQueries {
   }
 
   /**
-   * The conjunctions of words that search reads in one grouped scan (keyword-plan.ts), planned once per
-   * filter: a search's page and its facets ask with the same filter, side by side.
+   * The conjunctions of words that search reads otherwise than by a semi-join per token (keyword-plan.ts),
+   * planned once per filter: a search's page and its facets ask with the same filter, side by side.
    */
   private keywordPlan(filter: AssetFilter): Promise<KeywordPlan> {
     let plan = this.plans.get(filter);
@@ -271,7 +271,8 @@ export class AssetQueriesService extends AssetQueries {
       plan = planKeywords(
         filter.keywords,
         (conditions) => this.repository.tokenRowEstimates(conditions),
-        (conditions, attributeIds, rows) => this.repository.groupedAssetIds(conditions, attributeIds, rows),
+        (conditions, attributeIds, rows) =>
+          this.repository.conjunctionMatches(conditions, attributeIds, rows),
       );
       this.plans.set(filter, plan);
     }

@@ -1,6 +1,6 @@
 import { TermQuery } from '../ports/asset-filter';
 import { TokenMatch } from './asset-filter.sql';
-import { chooseConjunctionForm, GroupedMatches, planKeywords, TokenRowEstimator } from './keyword-plan';
+import { chooseConjunctionForm, ConjunctionReader, planKeywords, TokenRowEstimator } from './keyword-plan';
 
 describe('chooseConjunctionForm', () => {
   // probes ≈ rarest × 36 µs, grouped ≈ all rows × 0.6 µs (rows as MariaDB estimates them on the bench
@@ -44,9 +44,16 @@ describe('planKeywords', () => {
     misolo: 766,
     'mi*': 1_422_192,
   };
-  // The grouped scan finds two assets, or too many to list (a conjunction with `many`).
-  const read: GroupedMatches = (conditions) =>
-    Promise.resolve(conditions.some((match) => match.token === 'many') ? undefined : [3, 5]);
+  // As MySQL's reader: the per-token form where the cost model keeps it; else the grouped scan finds two
+  // assets, or too many to list (a conjunction with `many`).
+  const read: ConjunctionReader = (conditions, _attributeIds, counted) =>
+    Promise.resolve(
+      chooseConjunctionForm(counted) === 'perToken'
+        ? undefined
+        : conditions.some((match) => match.token === 'many')
+          ? 'grouped'
+          : [3, 5],
+    );
   const plan = async (query: TermQuery, attributeIds = [1, 2]) => {
     const { calls, estimate } = estimator(rows);
     const planned = await planKeywords({ query, attributeIds }, estimate, read);
@@ -82,7 +89,20 @@ describe('planKeywords', () => {
     expect((await plan(query)).grouped).toEqual([pair, obrien]);
   });
 
-  it('plans nothing for single words, no attributes, or a database that does not count (SQLite)', async () => {
+  it('lists what the reader lists, from the rows estimated, as SQLite reads by probes', async () => {
+    const pair: TermQuery = { kind: 'and', items: [term('misolo'), term('mi', true)] };
+    const seen: number[][] = [];
+    const probes: ConjunctionReader = (_conditions, _attributeIds, counted) => {
+      seen.push([...counted]);
+      return Promise.resolve([7]);
+    };
+    const { estimate } = estimator(rows);
+    const planned = await planKeywords({ query: pair, attributeIds: [1] }, estimate, probes);
+    expect([...planned]).toEqual([[pair, [7]]]);
+    expect(seen).toEqual([[766, 1_422_192]]);
+  });
+
+  it('plans nothing for single words, no attributes, or a database that does not estimate', async () => {
     expect((await plan(term('misoba'))).calls).toEqual([]);
     expect((await plan({ kind: 'or', items: [term('misoba'), term('nuba')] })).calls).toEqual([]);
     const pair: TermQuery = { kind: 'and', items: [term('misoba'), term('nuba', true)] };

@@ -34,29 +34,33 @@ export function chooseConjunctionForm(rows: readonly number[]): 'perToken' | 'gr
 }
 
 /**
- * Estimates the index rows of each token condition; undefined where the per-token form is always kept
- * (SQLite, whose planner and page cache serve it well: bench/results/asset-search.md).
+ * Estimates the index rows of each token condition (MySQL: EXPLAIN of its range; SQLite: a count bounded
+ * to a cap); undefined where the per-token form is always kept.
  */
 export type TokenRowEstimator = (conditions: readonly TokenMatch[]) => Promise<number[] | undefined>;
 
 /**
- * The assets having every token condition, read by one grouped scan (or, with a far commoner condition,
- * its range scanned against the others': `rows` are the estimates), when there are few enough to list
- * (else undefined). Listed, they are read once for the count, the page and the facets alike; as a
- * subquery MariaDB cannot tell how few they are and, beside another condition (a viewer's visibility),
- * drives from every asset instead (a viewer's `misoba nuba*`: 1.9 s p50 against 0.37 s).
+ * How the database answers a conjunction of token conditions, given each one's estimated rows: the
+ * assets having every condition, read once, when there are few enough to list; `'grouped'`, the grouped
+ * scan as a subquery (too many to list); or undefined, the semi-join per token. On MySQL the cost model
+ * above decides between the per-token form and a grouped scan (or, with a far commoner condition, its
+ * range scanned against the others'); listed, the assets are read once for the count, the page and the
+ * facets alike, where as a subquery MariaDB cannot tell how few they are and, beside another condition
+ * (a viewer's visibility), drives from every asset instead (a viewer's `misoba nuba*`: 1.9 s p50 against
+ * 0.37 s). On SQLite, whose page cache holds the `(asset_id, token)` index, the rarest condition's assets
+ * probe the others' there, and are listed when few enough.
  */
-export type GroupedMatches = (
+export type ConjunctionReader = (
   conditions: readonly TokenMatch[],
   attributeIds: readonly number[],
   rows: readonly number[],
-) => Promise<number[] | undefined>;
+) => Promise<readonly number[] | 'grouped' | undefined>;
 
-/** The plan of the filter's keywords: each conjunction of words whose grouped scan is cheaper. */
+/** The plan of the filter's keywords: each conjunction of words that the reader answers otherwise than per token. */
 export async function planKeywords(
   keywords: AssetFilter['keywords'],
   estimate: TokenRowEstimator,
-  read: GroupedMatches,
+  read: ConjunctionReader,
 ): Promise<KeywordPlan> {
   if (keywords === undefined || keywords.attributeIds.length === 0) return PER_TOKEN;
   const { attributeIds } = keywords;
@@ -64,8 +68,7 @@ export async function planKeywords(
   const planned = await Promise.all(
     conjunctions.map(async ({ tokens }): Promise<readonly number[] | 'grouped' | undefined> => {
       const rows = await estimate(tokens);
-      if (rows === undefined || chooseConjunctionForm(rows) === 'perToken') return undefined;
-      return (await read(tokens, attributeIds, rows)) ?? 'grouped';
+      return rows === undefined ? undefined : read(tokens, attributeIds, rows);
     }),
   );
   const plan = new Map<TermQuery, readonly number[] | 'grouped'>();
