@@ -345,9 +345,17 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
     visibleTo = { actor, grants: await app.get(PermissionsService).grantsFor(actor) };
   }
   const filter = await planner.plan(parseSearchCriteria(params), attributes, visibleTo);
-  // As AssetQueriesService compiles it: with its plan of the keyword ANDs (private: element access).
-  const keywordPlan = await app.get(AssetQueriesService)['keywordPlan'](filter);
-  const search = compileFilter(filter, undefined, keywordPlan);
+  // As AssetQueriesService compiles it: with its plan of the keyword ANDs and, for a viewer who sees only
+  // some levels, the sets of levels they see (private: element access). The count materialises
+  // visibility where nothing narrows; the page probes it per row.
+  const service = app.get(AssetQueriesService);
+  const keywordPlan = await service['keywordPlan'](filter);
+  const levelSets =
+    visibleTo === undefined
+      ? undefined
+      : service['levelSetsOf'](filter, await app.get(AssetTalliesRepository).tallies());
+  const search = compileFilter(filter, undefined, keywordPlan, levelSets);
+  const paged = compileFilter(filter, true, keywordPlan, levelSets);
   // No condition but visibility, categories or levels: the service reads the total from the tallies.
   const tallied = isTalliedScope(filter);
   const order = parseSearchOrder(params);
@@ -363,15 +371,25 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
   const out: string[] = [];
   // `base` is private (count() runs it with this select); element access keeps the EXPLAIN on the real SQL.
   const count = repository['base'](search).select('COUNT(*)', 'total');
-  const pageQuery = repository.pageQuery(search, sort, order.descending, page * size, size);
+  const pageQuery = repository.pageQuery(paged, sort, order.descending, page * size, size + 1);
+  // A sort by value or uploader counts in the page's own statement (when no walk is taken).
+  const counting = sort.kind === 'value' || sort.kind === 'addedBy';
+  if (counting) pageQuery.addSelect('COUNT(*) OVER ()', 'total');
   const queries: Array<[string, { getQueryAndParameters(): [string, unknown[]] }]> = [
-    [tallied ? 'count (not run: the total comes from the tallies)' : 'count', count],
-    ['page (general query)', pageQuery],
+    [
+      tallied
+        ? 'count (not run: the total comes from the tallies)'
+        : counting
+          ? 'count (run only where the sort-index walk is taken)'
+          : 'count',
+      count,
+    ],
+    [counting ? 'page (general query, counting as it sorts)' : 'page (general query)', pageQuery],
   ];
   if (sort.kind === 'value' && sort.numeric && dataSource.options.type === 'mysql')
     queries.push([
       'page (sort-index walk, what runs when it can fill the page)',
-      repository.sortWalkQuery(search, sort.attributeId, order.descending, page * size, size),
+      repository.sortWalkQuery(paged, sort.attributeId, order.descending, page * size, size + 1),
     ]);
   for (const [name, builder] of queries) {
     const [sql, values] = builder.getQueryAndParameters();
