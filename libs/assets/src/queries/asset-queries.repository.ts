@@ -23,6 +23,7 @@ import {
   scannedAssetIdsSql,
 } from './asset-filter.sql';
 import { chooseConjunctionForm } from './keyword-plan';
+import { SORT_WALK_LIMIT, walkMayPay, walkPays } from './sort-walk';
 
 /** A filter compiled to SQL: conditions on the `assets` alias `a` (ANDed) and their named parameters. */
 export interface CompiledFilter {
@@ -51,20 +52,6 @@ const LINKS: Record<AssetLinkKind, { table: string; column: string }> = {
   accessLevel: { table: 'asset_access_levels', column: 'access_level_id' },
   category: { table: 'asset_categories', column: 'category_id' },
 };
-
-/**
- * The sort-index walk is used when it should read at most about this many index entries: a page at
- * offset `o` of a result matching `total` of `n` assets needs about `(o + limit) * n / total`.
- */
-const SORT_WALK_LIMIT = 50_000;
-
-/**
- * Before counting, the walk is tried only when it should read at most the filter's estimated rows
- * divided by this: the count it waits for reads those rows too, and the general query that counts as it
- * sorts costs about 1.3-2 counts. Measured at 1M on MariaDB (18,153 matches of 40,922 estimated): count
- * 25 ms, walk 2 µs per entry, the counting general query 32-53 ms.
- */
-const WALK_SHARE_OF_ESTIMATE = 5;
 
 /** Beyond a few thousand ids a list costs more than it saves (and nears SQLite's parameter limit). */
 const MAX_LISTED_IDS = 5000;
@@ -141,7 +128,9 @@ export class AssetQueriesRepository {
       if (!count) {
         const walked = await walk(true);
         if (walked.length === limit + 1) rows = walked;
-      } else if (walkMayPay(offset + limit, assets, await this.estimatedMatches(search, reader), search)) {
+      } else if (
+        walkMayPay(offset + limit, assets, await this.estimatedMatches(search, reader), search.visibleShare)
+      ) {
         total = await this.count(counted, reader);
         if (offset >= total) return { total, ids: [] };
         if (walkPays(offset + limit, assets, total)) {
@@ -685,26 +674,6 @@ export function toRecord(asset: AssetEntity): AssetRecord {
     updatedAt: asset.updatedAt,
     version: asset.version,
   };
-}
-
-/**
- * Whether walking the sort index for the first `wanted` rows of `total` matches among about `assets`
- * assets reads at most SORT_WALK_LIMIT entries (about `wanted * assets / total`).
- */
-export function walkPays(wanted: number, assets: number, total: number): boolean {
-  return total > 0 && wanted * assets <= SORT_WALK_LIMIT * total;
-}
-
-/**
- * Whether the walk may pay, judged from the plan's estimate of the filter's rows before counting: the
- * visible share of them (the estimate does not see visibility) would leave it at most SORT_WALK_LIMIT
- * entries to read, and at most a WALK_SHARE_OF_ESTIMATE-th of the rows the count must read first.
- */
-function walkMayPay(wanted: number, assets: number, estimate: number, search: CompiledFilter): boolean {
-  const visible = estimate * (search.visibleShare ?? 1);
-  if (visible <= 0) return false;
-  const entries = (wanted * assets) / visible;
-  return entries <= SORT_WALK_LIMIT && entries * WALK_SHARE_OF_ESTIMATE <= estimate;
 }
 
 interface KeyedRow {

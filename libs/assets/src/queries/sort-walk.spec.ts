@@ -1,0 +1,33 @@
+import { walkMayPay, walkPays } from './sort-walk';
+
+// The figures of the 1M benchmark (bench/results/asset-search.md): 996,630 assets by the highest id; the
+// attribute filter matches 18,153 (3,820 for the quarter viewer, who sees 0.25 of the library), and
+// MariaDB estimates 40,922 rows for it; pages of 100 ask for 101 rows.
+const ASSETS = 996_630;
+const ESTIMATE = 40_922;
+
+describe('walkMayPay (before counting, from the plan estimate)', () => {
+  const cases: Array<[string, number, number, boolean]> = [
+    ['a full viewer, page 1: the walk reads about 2,400 entries', 101, 1, true],
+    ['a quarter viewer, page 1: about 10,000 entries, more than a fifth of the estimate', 101, 0.25, false],
+    ['a full viewer, page 50: about 124,000 entries', 5_101, 1, false],
+  ];
+  it.each(cases)('%s', (_name, wanted, share, expected) => {
+    expect(walkMayPay(wanted, ASSETS, ESTIMATE, share)).toBe(expected);
+  });
+
+  it('walks a broad filter deep into its pages, and never one with no estimated rows', () => {
+    expect(walkMayPay(5_101, ASSETS, 900_000)).toBe(true);
+    expect(walkMayPay(101, ASSETS, 0)).toBe(false);
+    expect(walkMayPay(101, ASSETS, ESTIMATE, 0)).toBe(false);
+  });
+});
+
+describe('walkPays (after counting, from the total)', () => {
+  it('walks while about 50,000 entries at most are read', () => {
+    expect(walkPays(101, ASSETS, 18_153)).toBe(true); // about 5,500 entries
+    expect(walkPays(101, ASSETS, 3_820)).toBe(true); // about 26,000
+    expect(walkPays(5_101, ASSETS, 18_153)).toBe(false); // about 280,000
+    expect(walkPays(101, ASSETS, 0)).toBe(false);
+  });
+});

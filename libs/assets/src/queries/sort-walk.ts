@@ -1,0 +1,39 @@
+/**
+ * When a page of a numeric sort walks `asset_sort_numbers (attribute_id, value, asset_id)` in order and
+ * stops after the page (MySQL), instead of the general query that reads and sorts every match: judged
+ * first from the plan's estimate, then from the count.
+ */
+
+/**
+ * The sort-index walk is used when it should read at most about this many index entries: a page at
+ * offset `o` of a result matching `total` of `n` assets needs about `(o + limit) * n / total`.
+ */
+export const SORT_WALK_LIMIT = 50_000;
+
+/**
+ * Before counting, the walk is tried only when it should read at most the filter's estimated rows
+ * divided by this: the count it waits for reads those rows too, and the general query that counts as it
+ * sorts costs about 1.3-2 counts. Measured at 1M on MariaDB (18,153 matches of 40,922 estimated): count
+ * 25 ms, walk 2 µs per entry, the counting general query 32-53 ms.
+ */
+export const WALK_SHARE_OF_ESTIMATE = 5;
+
+/**
+ * Whether walking the sort index for the first `wanted` rows of `total` matches among about `assets`
+ * assets reads at most SORT_WALK_LIMIT entries (about `wanted * assets / total`).
+ */
+export function walkPays(wanted: number, assets: number, total: number): boolean {
+  return total > 0 && wanted * assets <= SORT_WALK_LIMIT * total;
+}
+
+/**
+ * Whether the walk may pay, judged from the plan's estimate of the filter's rows before counting: the
+ * visible share of them (the estimate does not see visibility) would leave it at most SORT_WALK_LIMIT
+ * entries to read, and at most a WALK_SHARE_OF_ESTIMATE-th of the rows the count must read first.
+ */
+export function walkMayPay(wanted: number, assets: number, estimate: number, visibleShare = 1): boolean {
+  const visible = estimate * visibleShare;
+  if (visible <= 0) return false;
+  const entries = (wanted * assets) / visible;
+  return entries <= SORT_WALK_LIMIT && entries * WALK_SHARE_OF_ESTIMATE <= estimate;
+}
