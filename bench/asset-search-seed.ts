@@ -200,6 +200,7 @@ export async function seed(
     'asset_attribute_values',
     'asset_search_tokens',
     'asset_sort_numbers',
+    'asset_sort_texts',
   ];
   const restore: string[] = [];
   for (const table of tables) {
@@ -254,6 +255,21 @@ export async function seed(
         'INSERT INTO asset_sort_numbers (asset_id, attribute_id, value) ' +
           'SELECT v.asset_id, v.attribute_id, CAST(v.value AS DOUBLE) FROM asset_attribute_values v ' +
           "WHERE v.attribute_id IN (?) AND v.language = '' ORDER BY v.asset_id, v.attribute_id",
+        [
+          Object.values(plan.attributes)
+            .filter((attribute) => attribute.typeId === AttributeType.Numeric)
+            .map((attribute) => attribute.id),
+        ],
+      )
+      .then(() => undefined),
+  );
+  await step('asset_sort_texts (INSERT ... SELECT of the other values, their first 64 characters)', () =>
+    connection
+      .query(
+        'INSERT INTO asset_sort_texts (attribute_id, asset_id, value, complete) ' +
+          'SELECT v.attribute_id, v.asset_id, SUBSTR(v.value, 1, 64), CHAR_LENGTH(v.value) <= 64 ' +
+          "FROM asset_attribute_values v WHERE v.attribute_id NOT IN (?) AND v.language = '' " +
+          'ORDER BY v.attribute_id, v.asset_id',
         [
           Object.values(plan.attributes)
             .filter((attribute) => attribute.typeId === AttributeType.Numeric)

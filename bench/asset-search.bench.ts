@@ -180,6 +180,7 @@ export async function measure(
     scenarios.push(
       ['sorted by date added, newest first', `sortAttributeId=${dateAdded}&sortDescending=true`],
       ['keyword search sorted by date added', `keywords=${keyword}&sortAttributeId=${dateAdded}`],
+      ['keyword search sorted by title', `keywords=${keyword}&sortAttributeId=${plan.attributes.title.id}`],
       [
         'attribute filter with sort, page 50 by cursor',
         await cursorOf(

@@ -197,6 +197,70 @@ describe(`migrations (${MATRIX})`, () => {
       }
     });
 
+    it('the sort copy of text values is filled from an existing library, cut at 64 characters', async () => {
+      const fresh = await createTestDatabase();
+      const freshConfig = configFor(fresh);
+      const last = migrationNames.indexOf('AssetSortTexts1732334400000');
+      expect(last).toBeGreaterThan(0);
+      const before = await new DataSource({
+        ...dataSourceOptions(freshConfig),
+        migrations: MIGRATIONS.slice(0, last),
+      }).initialize();
+      const at = '2026-01-01 00:00:00';
+      const long = `${'é'.repeat(60)}abcdef`; // 66 characters, 126 bytes
+      try {
+        await runMigrations(before);
+        await before.query('INSERT INTO assets (id, created_at, updated_at) VALUES (1, ?, ?)', [at, at]);
+        for (const [id, type] of [
+          [101, 1],
+          [102, 8],
+        ]) {
+          await before.query(
+            'INSERT INTO attributes (id, label, type_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+            [id, `a${id}`, type, at, at],
+          );
+        }
+        for (const [attribute, language, value] of [
+          [101, '', long],
+          [101, 'fr', 'traduit'],
+          [102, '', '12'],
+        ]) {
+          await before.query(
+            'INSERT INTO asset_attribute_values (asset_id, attribute_id, language, value) VALUES (1, ?, ?, ?)',
+            [attribute, language, value],
+          );
+        }
+        await before.destroy();
+
+        const after = await new DataSource({
+          ...dataSourceOptions(freshConfig),
+          migrations: MIGRATIONS.slice(0, last + 1),
+        }).initialize();
+        try {
+          expect(await runMigrations(after)).toEqual([migrationNames[last]]);
+          const rows: Array<Record<string, unknown>> = await after.query(
+            'SELECT attribute_id, asset_id, value, complete FROM asset_sort_texts',
+          );
+          // The text value in the default language only (not the number, not the translation).
+          expect(
+            rows.map((row) => [
+              Number(row.attribute_id),
+              Number(row.asset_id),
+              row.value,
+              Number(row.complete),
+            ]),
+          ).toEqual([[101, 1, long.slice(0, 64), 0]]);
+          await after.query('DELETE FROM assets WHERE id = 1');
+          expect(await after.query('SELECT * FROM asset_sort_texts')).toEqual([]);
+        } finally {
+          await after.destroy();
+        }
+      } finally {
+        if (before.isInitialized) await before.destroy();
+        await fresh.drop();
+      }
+    });
+
     it('instances migrating the same fresh database at once apply each migration once', async () => {
       const fresh = await createTestDatabase();
       const freshConfig = configFor(fresh);

@@ -5,6 +5,15 @@ import { EntityManager } from 'typeorm';
 const INSERT_BATCH = 500;
 
 /**
+ * The tables of the search index, each an asset's rows per attribute: the tokens, and the sort copies of
+ * numeric values and of text values (its first SORT_TEXT_LENGTH characters).
+ */
+export const SEARCH_INDEX_TABLES = ['asset_search_tokens', 'asset_sort_numbers', 'asset_sort_texts'];
+
+/** How many characters of a text value `asset_sort_texts` keeps (its migration's column length). */
+export const SORT_TEXT_LENGTH = 64;
+
+/**
  * The type of each attribute (the attributes area's catalog), for tokenising values: attributes it
  * does not know (deleted meanwhile) lose their index rows and get none.
  */
@@ -19,8 +28,8 @@ export async function attributeTypes(
 }
 
 /**
- * Keeps the search index (`asset_search_tokens` and the typed sort copy `asset_sort_numbers`, read by
- * AssetQueries) in step with an asset's attribute values. Called inside the transaction that wrote the
+ * Keeps the search index (`asset_search_tokens` and the sort copies `asset_sort_numbers` and
+ * `asset_sort_texts`, read by AssetQueries) in step with an asset's attribute values. Called inside the transaction that wrote the
  * values, so a search never sees a value without its tokens or the other way round. Deleting an asset
  * drops its rows by foreign-key cascade.
  */
@@ -32,7 +41,7 @@ export async function reindexAssetAttributes(
 ): Promise<void> {
   const ids = [...new Set(attributeIds)];
   if (ids.length === 0) return;
-  for (const table of ['asset_search_tokens', 'asset_sort_numbers']) {
+  for (const table of SEARCH_INDEX_TABLES) {
     await manager
       .createQueryBuilder()
       .delete()
@@ -81,6 +90,26 @@ export async function reindexAssetAttributes(
       .insert()
       .into('asset_sort_numbers', ['asset_id', 'attribute_id', 'value'])
       .values(numbers)
+      .execute();
+  }
+  const texts = values
+    .filter((row) => row.typeId !== AttributeType.Numeric && row.language === '')
+    .map((row) => {
+      // Characters as both databases count them (code points), not UTF-16 units.
+      const characters = [...row.value];
+      return {
+        attribute_id: Number(row.attributeId),
+        asset_id: assetId,
+        value: characters.slice(0, SORT_TEXT_LENGTH).join(''),
+        complete: characters.length <= SORT_TEXT_LENGTH,
+      };
+    });
+  if (texts.length > 0) {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into('asset_sort_texts', ['attribute_id', 'asset_id', 'value', 'complete'])
+      .values(texts)
       .execute();
   }
 }

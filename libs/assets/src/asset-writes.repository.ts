@@ -5,7 +5,7 @@ import { InTransaction, LanguageService, StateConflict, isForeignKeyViolation } 
 import { DataSource, EntityManager, MoreThan } from 'typeorm';
 import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';
-import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
+import { attributeTypes, reindexAssetAttributes, SEARCH_INDEX_TABLES } from './asset-search-index';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
 import {
   AssetAccessLevelEntity,
@@ -178,7 +178,7 @@ export class AssetWritesRepository {
   }
 
   /**
-   * Rebuilds the search index rows (`asset_search_tokens`, `asset_sort_numbers`) of `assetIds` from their
+   * Rebuilds the search index rows (SEARCH_INDEX_TABLES) of `assetIds` from their
    * attribute values, in one transaction that first writes the asset rows (locking them, so an edit of
    * one of them waits for the rebuild or the rebuild for it). Idempotent.
    */
@@ -214,7 +214,7 @@ export class AssetWritesRepository {
         .where('id IN (:...assetIds)', { assetIds })
         .execute();
       const byAsset = await attributeIdsOf(manager);
-      for (const table of ['asset_search_tokens', 'asset_sort_numbers']) {
+      for (const table of SEARCH_INDEX_TABLES) {
         await manager
           .createQueryBuilder()
           .delete()

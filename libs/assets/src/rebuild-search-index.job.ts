@@ -7,7 +7,7 @@ import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 const BATCH = 100;
 
 /**
- * `rebuild-search-index`: rebuilds `asset_search_tokens` and `asset_sort_numbers` from
+ * `rebuild-search-index`: rebuilds `asset_search_tokens` and the sort copies (numbers, texts) from
  * `asset_attribute_values`, a batch of assets per transaction, in id order, then `asset_tallies` from the
  * assets. Idempotent: killed mid-way, the next run simply rebuilds everything again. Never deletes an
  * asset or an attribute value, only index rows it rewrites at once. A dry run counts the assets.
@@ -16,7 +16,7 @@ const BATCH = 100;
 export class RebuildSearchIndexJob extends MaintenanceJob {
   readonly name = 'rebuild-search-index';
   readonly defaultCron = '0 4 * * 0';
-  readonly description = 'Rebuilds the search index (tokens and sort numbers) from the attribute values';
+  readonly description = 'Rebuilds the search index (tokens and sort copies) from the attribute values';
 
   constructor(
     private readonly writes: AssetWritesRepository,

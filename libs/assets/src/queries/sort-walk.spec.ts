@@ -1,4 +1,4 @@
-import { walkMayPay, walkPays } from './sort-walk';
+import { TEXT_WALK_SHARE_OF_ESTIMATE, walkMayPay, walkPays } from './sort-walk';
 
 // The figures of the 1M benchmark (bench/results/asset-search.md): 996,630 assets by the highest id; the
 // attribute filter matches 18,153 (3,820 for the quarter viewer, who sees 0.25 of the library), and
@@ -14,6 +14,13 @@ describe('walkMayPay (before counting, from the plan estimate)', () => {
   ];
   it.each(cases)('%s', (_name, wanted, share, expected) => {
     expect(walkMayPay(wanted, ASSETS, ESTIMATE, share)).toBe(expected);
+  });
+
+  it('walks a text sort more readily: its general query looks up every match in the text copies', () => {
+    // keywords=misoba sorted by title: 16,434 rows estimated, the walk about 6,000 entries.
+    expect(walkMayPay(101, ASSETS, 16_434)).toBe(false);
+    expect(walkMayPay(101, ASSETS, 16_434, 1, TEXT_WALK_SHARE_OF_ESTIMATE)).toBe(true);
+    expect(walkMayPay(101, ASSETS, 16_434, 0.25, TEXT_WALK_SHARE_OF_ESTIMATE)).toBe(false);
   });
 
   it('walks a broad filter deep into its pages, and never one with no estimated rows', () => {

@@ -22,6 +22,7 @@ import { AssetTallies1732320000000 } from './1732320000000-asset-tallies';
 import { AssetFacetTallies1732323600000 } from './1732323600000-asset-facet-tallies';
 import { SortNumbersByAttribute1732327200000 } from './1732327200000-sort-numbers-by-attribute';
 import { AssetCategorySets1732330800000 } from './1732330800000-asset-category-sets';
+import { AssetSortTexts1732334400000 } from './1732334400000-asset-sort-texts';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   AssetFacetTallies1732323600000,
   SortNumbersByAttribute1732327200000,
   AssetCategorySets1732330800000,
+  AssetSortTexts1732334400000,
 ];
