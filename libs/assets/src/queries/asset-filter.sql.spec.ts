@@ -10,6 +10,8 @@ import {
   conjunctionTokens,
   filterConditions,
   keywordSql,
+  nextTokenSql,
+  prefixBounds,
   probedAssetIdsSql,
   scannedAssetIdsSql,
   pendingEditSql,
@@ -207,6 +209,54 @@ describe('the grouped form of a conjunction against the per-token form', () => {
       }
     },
   );
+
+  it.each(cases)(
+    '%s: the same assets scanning any one condition in two slices of the assets, its tokens listed',
+    async (_name, terms, attributeIds) => {
+      const query: TermQuery = terms.length === 1 ? terms[0] : { kind: 'and', items: terms };
+      const tokens = conjunctionTokens(query) ?? [];
+      for (let scanned = 0; scanned < tokens.length; scanned += 1) {
+        const { token, prefix } = tokens[scanned];
+        const covered = [...new Set(rows.map((row) => row.token))].filter((candidate) =>
+          prefix ? candidate.startsWith(token) : candidate === token,
+        );
+        const found: number[] = [];
+        for (const [fromAssetId, toAssetId] of [
+          [1, 40],
+          [41, Number.MAX_SAFE_INTEGER],
+        ]) {
+          const params = new SqlParams();
+          const sql = scannedAssetIdsSql(tokens, attributeIds, params, scanned, {
+            tokens: covered,
+            fromAssetId,
+            toAssetId,
+          }).replace(' FORCE INDEX (PRIMARY)', '');
+          const [text, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
+          const slice: Array<{ asset_id: number }> = await dataSource.query(text, parameters);
+          found.push(...slice.map((row) => Number(row.asset_id)));
+        }
+        expect(found.sort((a, b) => a - b)).toEqual(expected(terms, attributeIds));
+      }
+    },
+  );
+
+  it('reads out the tokens a prefix covers, one step each, and no token outside it', async () => {
+    const read = async (prefix: string): Promise<string[]> => {
+      const tokens: string[] = [];
+      for (;;) {
+        const params = new SqlParams();
+        const sql = nextTokenSql({ ...prefixBounds(prefix), after: tokens[tokens.length - 1] }, params);
+        const [text, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
+        const [row]: Array<{ token: string }> = await dataSource.query(text, parameters);
+        if (row === undefined) return tokens;
+        tokens.push(row.token);
+      }
+    };
+    for (const prefix of ['ban', 'ap', 'zz', 'o']) {
+      const covered = [...new Set(rows.map((row) => row.token))].filter((token) => token.startsWith(prefix));
+      expect(await read(prefix)).toEqual(covered.sort());
+    }
+  });
 
   it.each(cases)(
     '%s: the same assets driven from any one condition, probing the others',

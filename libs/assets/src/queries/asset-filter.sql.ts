@@ -327,15 +327,54 @@ export function scannedAssetIdsSql(
   attributeIds: readonly number[],
   params: SqlParams,
   scanned: number,
+  slice?: ScanSlice,
 ): string {
   const attributes = attributeIdSql(attributeIds, params);
+  const assets = (alias: string): string =>
+    slice === undefined
+      ? ''
+      : ` AND ${alias}.asset_id BETWEEN ${params.add(slice.fromAssetId)} AND ${params.add(slice.toAssetId)}`;
   const lookups = otherConditions(tokens, scanned, 'm', params, attributes).map(
-    ({ alias, where }) => `t.asset_id IN (SELECT ${alias}.asset_id FROM ${TOKENS} ${alias} WHERE ${where})`,
+    ({ alias, where }) =>
+      `t.asset_id IN (SELECT ${alias}.asset_id FROM ${TOKENS} ${alias} WHERE ${where}${assets(alias)})`,
   );
+  const range =
+    slice === undefined
+      ? tokenSql(tokens[scanned], params)
+      : `t.token IN ${params.add([...slice.tokens])}${assets('t')}`;
   return (
     `SELECT DISTINCT t.asset_id FROM ${TOKENS} t FORCE INDEX (PRIMARY) ` +
-    `WHERE ${tokenSql(tokens[scanned], params)} AND t.attribute_id ${attributes} AND ${lookups.join(' AND ')}`
+    `WHERE ${range} AND t.attribute_id ${attributes} AND ${lookups.join(' AND ')}`
   );
+}
+
+/**
+ * A slice of the scanned form (MySQL): the scanned condition as the distinct tokens it covers (a prefix
+ * read out beforehand), and the assets from `fromAssetId` to `toAssetId`. With the tokens listed, each is
+ * its own stretch of the primary key `(token, asset_id, ...)` and the asset bounds cut those stretches,
+ * so slices of the assets read disjoint halves of the rows and run side by side on two connections.
+ */
+export interface ScanSlice {
+  tokens: readonly string[];
+  fromAssetId: number;
+  toAssetId: number;
+}
+
+/** The first token of the index after `after` (or from `start`) and before `end`: one step of a prefix read out. */
+export function nextTokenSql(
+  bounds: { start: string; end: string; after?: string },
+  params: SqlParams,
+): string {
+  const from =
+    bounds.after === undefined
+      ? `t.token >= ${params.add(bounds.start)}`
+      : `t.token > ${params.add(bounds.after)}`;
+  return `SELECT t.token FROM ${TOKENS} t WHERE ${from} AND t.token < ${params.add(bounds.end)} ORDER BY t.token LIMIT 1`;
+}
+
+/** A prefix condition's range bounds: from the prefix to its successor (exclusive). */
+export function prefixBounds(prefix: string): { start: string; end: string } {
+  return { start: prefix, end: successor(prefix) };
 }
 
 /**

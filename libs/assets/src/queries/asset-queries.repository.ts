@@ -19,6 +19,8 @@ import {
   TokenMatch,
   tokenRangeSql,
   groupedAssetIdsSql,
+  nextTokenSql,
+  prefixBounds,
   probedAssetIdsSql,
   scannedAssetIdsSql,
 } from './asset-filter.sql';
@@ -83,6 +85,12 @@ const SORT_TEXT_KEY =
   'COALESCE(CASE WHEN sv.complete = 0 THEN (SELECT CAST(f.value AS CHAR(' +
   `${SORTED_TEXT_LENGTH})) FROM asset_attribute_values f WHERE f.asset_id = a.id ` +
   "AND f.attribute_id = :sortAttributeId AND f.language = '') END, sv.value)";
+
+/** Slices of the assets that the scanned form of an AND reads side by side (scannedInSlices). */
+const SCAN_SLICES = 2;
+
+/** A prefix covering more tokens than this is scanned as one range (reading them out costs a step each). */
+const MAX_SCANNED_TOKENS = 32;
 
 /** Ids per `IN (...)` list when asking which of many ids match. */
 const ID_BATCH = 1000;
@@ -433,6 +441,10 @@ export class AssetQueriesRepository {
       if (chooseConjunctionForm(rows) === 'perToken') return undefined;
       const commonest = rows.indexOf(Math.max(...rows));
       const others = rows.reduce((sum, n) => sum + n, 0) - rows[commonest];
+      if (rows[commonest] >= SCAN_COMMONEST_RATIO * others) {
+        const sliced = await this.scannedInSlices(conditions, attributeIds, commonest);
+        if (sliced !== undefined) return sliced;
+      }
       sql =
         rows[commonest] >= SCAN_COMMONEST_RATIO * others
           ? scannedAssetIdsSql(conditions, attributeIds, params, commonest)
@@ -450,6 +462,63 @@ export class AssetQueriesRepository {
     const found: Array<{ asset_id: Id }> = await reader.query(query, parameters);
     if (found.length <= MAX_LISTED_IDS) return found.map((row) => Number(row.asset_id));
     return this.isMysql() ? 'grouped' : undefined;
+  }
+
+  /**
+   * The scanned form (scannedAssetIdsSql) in SCAN_SLICES slices of the assets, side by side on as many
+   * connections of the replica: the scanned condition's tokens are read out first (a prefix: one step
+   * of its index per distinct token, at most MAX_SCANNED_TOKENS), so that each slice reads its own stretch
+   * of each token's rows. `misoba nuba*` at 1M: one statement 67-73 ms, each of two slices 38-44 ms.
+   * Undefined when the prefix covers too many tokens (the single statement runs); the ids, or `'grouped'`
+   * past MAX_LISTED_IDS.
+   */
+  private async scannedInSlices(
+    conditions: readonly TokenMatch[],
+    attributeIds: readonly number[],
+    scanned: number,
+  ): Promise<readonly number[] | 'grouped' | undefined> {
+    const reader = this.reader;
+    const tokens = await this.tokensOf(conditions[scanned], reader);
+    if (tokens === undefined) return undefined;
+    if (tokens.length === 0) return [];
+    const top = await this.maxAssetId(reader);
+    const size = Math.ceil(top / SCAN_SLICES);
+    const slices = Array.from({ length: SCAN_SLICES }, (_, i) => ({
+      tokens,
+      fromAssetId: i * size + 1,
+      toAssetId: i === SCAN_SLICES - 1 ? Number.MAX_SAFE_INTEGER : (i + 1) * size,
+    }));
+    const found = await Promise.all(
+      slices.map(async (slice) => {
+        const params = new SqlParams();
+        const sql = `${scannedAssetIdsSql(conditions, attributeIds, params, scanned, slice)} LIMIT ${MAX_LISTED_IDS + 1}`;
+        const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
+        const rows: Array<{ asset_id: Id }> = await reader.query(query, parameters);
+        return rows.map((row) => Number(row.asset_id));
+      }),
+    );
+    const ids = found.flat().sort((a, b) => a - b);
+    return ids.length > MAX_LISTED_IDS ? 'grouped' : ids;
+  }
+
+  /**
+   * The distinct tokens of a token condition: itself, or the tokens a prefix covers, read out along the
+   * primary key one step each (MariaDB would not skip through its index for them); undefined past
+   * MAX_SCANNED_TOKENS.
+   */
+  private async tokensOf(match: TokenMatch, reader: DataSource): Promise<string[] | undefined> {
+    if (!match.prefix) return [match.token];
+    const bounds = prefixBounds(match.token);
+    const tokens: string[] = [];
+    for (;;) {
+      const params = new SqlParams();
+      const sql = nextTokenSql({ ...bounds, after: tokens[tokens.length - 1] }, params);
+      const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
+      const [row]: Array<{ token: string }> = await reader.query(query, parameters);
+      if (row === undefined) return tokens;
+      if (tokens.length === MAX_SCANNED_TOKENS) return undefined;
+      tokens.push(row.token);
+    }
   }
 
   async count(search: CompiledFilter, dataSource: DataSource = this.dataSource): Promise<number> {
