@@ -387,11 +387,28 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
     ],
     [counting ? 'page (general query, counting as it sorts)' : 'page (general query)', pageQuery],
   ];
-  if (sort.kind === 'value' && sort.numeric && dataSource.options.type === 'mysql')
-    queries.push([
-      'page (sort-index walk, what runs when it can fill the page)',
-      repository.sortWalkQuery(paged, sort.attributeId, order.descending, page * size, size + 1),
-    ]);
+  if (sort.kind === 'value' && dataSource.options.type === 'mysql')
+    queries.push(
+      sort.numeric
+        ? [
+            'page (sort-index walk, what runs when it can fill the page)',
+            repository.sortWalkQuery(paged, sort.attributeId, order.descending, page * size, size + 1),
+          ]
+        : [
+            'candidates (walk of the text copies, where it may pay; the page is then sorted among them)',
+            repository.sortWalkQuery(
+              paged,
+              sort.attributeId,
+              order.descending,
+              0,
+              (page + 1) * size + 1,
+              undefined,
+              dataSource,
+              false,
+              'asset_sort_texts',
+            ),
+          ],
+    );
   for (const [name, builder] of queries) {
     const [sql, values] = builder.getQueryAndParameters();
     // A listed set of ids (a keyword AND read beforehand) is shown by its size.
