@@ -123,9 +123,9 @@ export class AssetQueriesRepository {
    * One page of a search, read from the replica (ReadReplica: DATABASE_READ_URL, else the main database).
    * Asks for one row more than the page to know whether another follows; a keyset start (`after`) adds
    * the "after this row" condition on the sort key, so a deep page reads what the first does. The count
-   * runs beside the page unless `count` is false. A numeric sort on MySQL walks the sort index when that
-   * is cheap (see `page`), bounded to SORT_WALK_LIMIT index entries when there is no count to judge by.
-   * `counted` is the same filter compiled for counting (visibility materialised when nothing narrows).
+   * runs beside the page unless `count` is false, or in the page's own statement when that sorts every
+   * match. A sort by value on MySQL may walk a sort copy instead (walkedPage). `counted` is the same
+   * filter compiled for counting (visibility materialised when nothing narrows).
    */
   async searchPage(
     search: CompiledFilter,
@@ -139,55 +139,16 @@ export class AssetQueriesRepository {
     const reader = this.reader;
     const offset = 'offset' in start ? start.offset : 0;
     const after = 'after' in start ? start.after : undefined;
-    let total: number | undefined;
-    let rows: KeyedRow[] | undefined;
-    // A numeric sort on MySQL may walk the sort index (see `page`), which the count decides; unless the
-    // filter's estimated matches are already too few for the walk to pay: then the general query counts.
-    if (sort.kind === 'value' && sort.numeric && this.isMysql() && after?.key !== null) {
-      const assets = await this.maxAssetId(reader);
-      const walk = (bounded: boolean): Promise<KeyedRow[]> =>
-        keyedRows(
-          this.sortWalkQuery(search, sort.attributeId, descending, offset, limit + 1, after, reader, bounded),
-        );
-      if (!count) {
-        const walked = await walk(true);
-        if (walked.length === limit + 1) rows = walked;
-      } else if (
-        walkMayPay(offset + limit, assets, await this.estimatedMatches(search, reader), search.visibleShare)
-      ) {
-        total = await this.count(counted, reader);
-        if (offset >= total) return { total, ids: [] };
-        if (walkPays(offset + limit, assets, total)) {
-          const walked = await walk(false);
-          if (walked.length === limit + 1 || offset + walked.length >= total) rows = walked;
-        }
-      }
-    }
-    if (sort.kind === 'value' && !sort.numeric && this.isMysql() && after === undefined && count) {
-      const assets = await this.maxAssetId(reader);
-      const wanted = offset + limit + 1;
-      const estimate = await this.estimatedMatches(search, reader);
-      if (walkMayPay(wanted, assets, estimate, search.visibleShare, TEXT_WALK_SHARE_OF_ESTIMATE)) {
-        total = await this.count(counted, reader);
-        if (offset >= total) return { total, ids: [] };
-        if (walkPays(wanted, assets, total)) {
-          const candidates = await this.textWalkCandidates(
-            search,
-            sort.attributeId,
-            descending,
-            wanted,
-            reader,
-          );
-          // Fewer than wanted and fewer than every match: some matches have no value (they come last).
-          if (candidates !== undefined && candidates.length >= Math.min(wanted, total)) {
-            const among = { ...search, where: [...search.where, `a.id IN (${candidates.join(', ')})`] };
-            rows = await keyedRows(
-              this.pageQuery(among, sort, descending, offset, limit + 1, undefined, reader),
-            );
-          }
-        }
-      }
-    }
+    let { total, rows } = await this.walkedPage(
+      search,
+      sort,
+      descending,
+      offset,
+      limit,
+      after,
+      count,
+      counted,
+    );
     if (rows === undefined) {
       const query = this.pageQuery(search, sort, descending, offset, limit + 1, after, reader);
       // A query that reads and sorts every match counts them as it goes (COUNT(*) OVER (): 2 ms more
@@ -218,6 +179,64 @@ export class AssetQueriesRepository {
           : { key: normalisedKey(last.sortKey, sort), id: last.id }
         : undefined;
     return { ...(total === undefined ? {} : { total }), ids: page.map((row) => row.id), next };
+  }
+
+  /**
+   * A page of a sort by value on MySQL read along the order of a sort copy, when that pays (sort-walk.ts:
+   * judged from the plan's estimate before counting, then from the count): the total when it was counted,
+   * and the rows (one more than the page) when the walk gave them; else nothing, for the general query.
+   * - A number walks `asset_sort_numbers` and stops after the page (without a count, a bounded stretch).
+   * - A text (offset pages) walks `asset_sort_texts` for the candidates of the page (textWalkCandidates)
+   *   and sorts the page among them by the values themselves.
+   */
+  private async walkedPage(
+    search: CompiledFilter,
+    sort: ResolvedSort,
+    descending: boolean,
+    offset: number,
+    limit: number,
+    after: AssetPosition | undefined,
+    count: boolean,
+    counted: CompiledFilter,
+  ): Promise<{ total?: number; rows?: KeyedRow[] }> {
+    if (sort.kind !== 'value' || !this.isMysql()) return {};
+    const reader = this.reader;
+    if (sort.numeric) {
+      if (after?.key === null) return {};
+      const walk = async (bounded: boolean): Promise<KeyedRow[]> =>
+        keyedRows(
+          this.sortWalkQuery(search, sort.attributeId, descending, offset, limit + 1, after, reader, bounded),
+        );
+      const assets = await this.maxAssetId(reader);
+      if (!count) {
+        const walked = await walk(true);
+        return walked.length === limit + 1 ? { rows: walked } : {};
+      }
+      const estimate = await this.estimatedMatches(search, reader);
+      if (!walkMayPay(offset + limit, assets, estimate, search.visibleShare)) return {};
+      const total = await this.count(counted, reader);
+      if (offset >= total) return { total, rows: [] };
+      if (!walkPays(offset + limit, assets, total)) return { total };
+      const walked = await walk(false);
+      const filled = walked.length === limit + 1 || offset + walked.length >= total;
+      return filled ? { total, rows: walked } : { total };
+    }
+    if (after !== undefined || !count) return {};
+    const assets = await this.maxAssetId(reader);
+    const wanted = offset + limit + 1;
+    const estimate = await this.estimatedMatches(search, reader);
+    if (!walkMayPay(wanted, assets, estimate, search.visibleShare, TEXT_WALK_SHARE_OF_ESTIMATE)) return {};
+    const total = await this.count(counted, reader);
+    if (offset >= total) return { total, rows: [] };
+    if (!walkPays(wanted, assets, total)) return { total };
+    const candidates = await this.textWalkCandidates(search, sort.attributeId, descending, wanted, reader);
+    // Fewer than wanted and fewer than every match: some matches have no value (they come last).
+    if (candidates === undefined || candidates.length < Math.min(wanted, total)) return { total };
+    const among = { ...search, where: [...search.where, `a.id IN (${candidates.join(', ')})`] };
+    const rows = await keyedRows(
+      this.pageQuery(among, sort, descending, offset, limit + 1, undefined, reader),
+    );
+    return { total, rows };
   }
 
   /**
