@@ -1,4 +1,5 @@
 import { Client } from 'minio';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,51 @@ export async function startObjectStore(): Promise<TestObjectStore> {
   return process.env.MINIO_ENDPOINT !== undefined && process.env.MINIO_ENDPOINT !== ''
     ? useRealMinio(process.env.MINIO_ENDPOINT, bucket)
     : startS3rver(bucket);
+}
+
+/**
+ * A fresh bucket on a real MinIO when MINIO_ENDPOINT is set, else on a @20minutes/s3rver in a child
+ * process: for tests that measure this process's memory (the storage contract's 100 MB round trip), which
+ * an in-process s3rver, holding parts as it assembles them, would add to.
+ */
+export async function startObjectStoreApart(): Promise<TestObjectStore> {
+  const bucket = `dam-test-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  if (process.env.MINIO_ENDPOINT !== undefined && process.env.MINIO_ENDPOINT !== '')
+    return useRealMinio(process.env.MINIO_ENDPOINT, bucket);
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-s3rver-'));
+  const script =
+    "const S3rver = require('@20minutes/s3rver');" +
+    'const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: process.argv[1] });' +
+    "server.run().then((address) => process.stdout.write(String(address.port) + '\\n'));";
+  const child = spawn(process.execPath, ['-e', script, directory], {
+    cwd: path.join(__dirname, '..', '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(Number(out.trim()));
+    });
+    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
+  });
+  return {
+    env: {
+      STORAGE_DRIVER: 'minio',
+      MINIO_ENDPOINT: '127.0.0.1',
+      MINIO_PORT: String(port),
+      MINIO_USE_SSL: 'false',
+      MINIO_ACCESS_KEY: 'S3RVER',
+      MINIO_SECRET_KEY: 'S3RVER',
+      MINIO_BUCKET: bucket,
+    },
+    stop: once(async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+      fs.rmSync(directory, { recursive: true, force: true });
+    }),
+  };
 }
 
 /**
