@@ -14,6 +14,19 @@ export interface TestObjectStore {
   stop(): Promise<void>;
 }
 
+/** The service's settings for a bucket on an s3rver at `port` (its fixed credentials). */
+export function s3rverEnv(port: number, bucket: string): Record<string, string> {
+  return {
+    STORAGE_DRIVER: 'minio',
+    MINIO_ENDPOINT: '127.0.0.1',
+    MINIO_PORT: String(port),
+    MINIO_USE_SSL: 'false',
+    MINIO_ACCESS_KEY: 'S3RVER',
+    MINIO_SECRET_KEY: 'S3RVER',
+    MINIO_BUCKET: bucket,
+  };
+}
+
 /** Stopping twice (a test that stops the store to see the app fail, then the cleanup) stops once. */
 function once(stop: () => Promise<void>): () => Promise<void> {
   let stopping: Promise<void> | undefined;
@@ -81,15 +94,7 @@ export async function startObjectStoreApart(): Promise<TestObjectStore> {
     child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
   });
   return {
-    env: {
-      STORAGE_DRIVER: 'minio',
-      MINIO_ENDPOINT: '127.0.0.1',
-      MINIO_PORT: String(port),
-      MINIO_USE_SSL: 'false',
-      MINIO_ACCESS_KEY: 'S3RVER',
-      MINIO_SECRET_KEY: 'S3RVER',
-      MINIO_BUCKET: bucket,
-    },
+    env: s3rverEnv(port, bucket),
     stop: once(async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
@@ -130,15 +135,7 @@ export async function startS3rver(
       ({ server } = await serve(port));
       running = true;
     },
-    env: {
-      STORAGE_DRIVER: 'minio',
-      MINIO_ENDPOINT: '127.0.0.1',
-      MINIO_PORT: String(port),
-      MINIO_USE_SSL: 'false',
-      MINIO_ACCESS_KEY: 'S3RVER',
-      MINIO_SECRET_KEY: 'S3RVER',
-      MINIO_BUCKET: bucket,
-    },
+    env: s3rverEnv(port, bucket),
     stop: once(async () => {
       await halt();
       fs.rmSync(directory, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startObjectStore, TestObjectStore } from './object-store';
+import { s3rverEnv, startObjectStore, TestObjectStore } from './object-store';
 
 /** The parts of @20minutes/s3rver (untyped, a Koa app) used here. */
 interface KoaContext {
@@ -109,15 +109,7 @@ export async function startMultipartObjectStore(): Promise<TestObjectStore> {
   const { port } = await server.run();
   let stopping: Promise<void> | undefined;
   return {
-    env: {
-      STORAGE_DRIVER: 'minio',
-      MINIO_ENDPOINT: '127.0.0.1',
-      MINIO_PORT: String(port),
-      MINIO_USE_SSL: 'false',
-      MINIO_ACCESS_KEY: 'S3RVER',
-      MINIO_SECRET_KEY: 'S3RVER',
-      MINIO_BUCKET: bucket,
-    },
+    env: s3rverEnv(port, bucket),
     stop: () =>
       (stopping ??= (async () => {
         const closed = server.close();
