@@ -40,7 +40,7 @@ async function createFsSubject(): Promise<Subject> {
 }
 
 async function createMinioSubject(): Promise<Subject> {
-  // Apart: the 100 MB round trip measures this process's memory, the adapter's alone.
+  // Apart: the 256 MB round trip measures this process's memory, the adapter's alone.
   const store = await startObjectStoreApart();
   const settings = AppConfig.fromEnv(store.env).minio;
   if (settings === undefined) throw new Error('the test object store gave no MinIO settings');
@@ -269,8 +269,11 @@ function storageContract(name: string, create: () => Promise<Subject>): void {
       }).rejects.toBeInstanceOf(InvalidObjectKey);
     });
 
-    it('round-trips a file over 100 MB byte-exactly without buffering it', async () => {
-      const size = 100 * MiB + 12_345;
+    it('round-trips a file over 256 MB byte-exactly without buffering it', async () => {
+      // Large enough that holding it would show far above what V8 lets garbage buffers reach before it
+      // collects them (about 64 MiB of external memory: a 100 MB file with a 64 MiB bound failed CI twice
+      // at 75-80 MiB of peak RSS growth, in a Jest worker that had run other files first).
+      const size = 256 * MiB + 12_345;
       const source = generated(size);
       const started = Date.now();
       const { result, growth } = await peakRssGrowth(async () => {
@@ -286,14 +289,14 @@ function storageContract(name: string, create: () => Promise<Subject>): void {
       });
       if (process.env.DAM_STORAGE_FIGURES !== undefined) {
         console.log(
-          `${name}: 100 MB put ${result.putMs} ms, put+get ${result.totalMs} ms, peak RSS growth ${(growth / MiB).toFixed(1)} MiB`,
+          `${name}: 256 MB put ${result.putMs} ms, put+get ${result.totalMs} ms, peak RSS growth ${(growth / MiB).toFixed(1)} MiB`,
         );
       }
       expect(result.stored.size).toBe(size);
       expect(result.stored.sha256).toBe(source.sha256());
       expect(result.read).toBe(size);
       expect(result.readSha).toBe(result.stored.sha256);
-      expect(growth).toBeLessThan(64 * MiB);
+      expect(growth).toBeLessThan(128 * MiB);
       await storage.delete('big/file');
     });
   });
