@@ -15,6 +15,40 @@ function configFor(database: TestDatabase): AppConfig {
   return AppConfig.fromEnv(env);
 }
 
+/**
+ * One migration applied to a library that exists: a fresh database migrated up to just before `name`,
+ * filled by `fill`; then `check` with a data source that knows the migrations up to `name` (not yet run)
+ * and that name. Both data sources closed and the database dropped afterwards.
+ */
+async function acrossMigration(
+  name: string,
+  fill: (before: DataSource) => Promise<void>,
+  check: (after: DataSource, migration: string) => Promise<void>,
+): Promise<void> {
+  const fresh = await createTestDatabase();
+  const options = dataSourceOptions(configFor(fresh));
+  const last = migrationNames.indexOf(name);
+  expect(last).toBeGreaterThan(0);
+  const before = await new DataSource({ ...options, migrations: MIGRATIONS.slice(0, last) }).initialize();
+  try {
+    await runMigrations(before);
+    await fill(before);
+    await before.destroy();
+    const after = await new DataSource({
+      ...options,
+      migrations: MIGRATIONS.slice(0, last + 1),
+    }).initialize();
+    try {
+      await check(after, migrationNames[last]);
+    } finally {
+      await after.destroy();
+    }
+  } finally {
+    if (before.isInitialized) await before.destroy();
+    await fresh.drop();
+  }
+}
+
 async function appliedMigrations(dataSource: DataSource): Promise<string[]> {
   const rows = (await dataSource.query('SELECT name FROM migrations ORDER BY id')) as Array<{ name: string }>;
   return rows.map((row) => row.name);
@@ -135,14 +169,6 @@ describe(`migrations (${MATRIX})`, () => {
     });
 
     it('changing the key of asset_sort_numbers keeps its rows, both ways, and the cascade from assets', async () => {
-      const fresh = await createTestDatabase();
-      const freshConfig = configFor(fresh);
-      const last = migrationNames.indexOf('SortNumbersByAttribute1732327200000');
-      expect(last).toBeGreaterThan(0);
-      const before = await new DataSource({
-        ...dataSourceOptions(freshConfig),
-        migrations: MIGRATIONS.slice(0, last),
-      }).initialize();
       const at = '2026-01-01 00:00:00';
       const rows = async (dataSource: DataSource) =>
         (
@@ -150,94 +176,73 @@ describe(`migrations (${MATRIX})`, () => {
             'SELECT asset_id, attribute_id, value FROM asset_sort_numbers ORDER BY asset_id, attribute_id',
           )) as Array<Record<string, unknown>>
         ).map((row) => [Number(row.asset_id), Number(row.attribute_id), Number(row.value)]);
-      try {
-        await runMigrations(before);
-        for (const id of [1, 2]) {
-          await before.query('INSERT INTO assets (id, created_at, updated_at) VALUES (?, ?, ?)', [
-            id,
-            at,
-            at,
-          ]);
-          await before.query(
-            'INSERT INTO attributes (id, label, type_id, created_at, updated_at) VALUES (?, ?, 8, ?, ?)',
-            [100 + id, `n${id}`, at, at],
-          );
-        }
-        const stored = [
-          [1, 101, 2.5],
-          [1, 102, -1],
-          [2, 101, 7],
-        ];
-        for (const row of stored) {
-          await before.query(
-            'INSERT INTO asset_sort_numbers (asset_id, attribute_id, value) VALUES (?, ?, ?)',
-            row,
-          );
-        }
-        await before.destroy();
-
-        const after = await new DataSource({
-          ...dataSourceOptions(freshConfig),
-          migrations: MIGRATIONS.slice(0, last + 1),
-        }).initialize();
-        try {
-          expect(await runMigrations(after)).toEqual([migrationNames[last]]);
+      const stored = [
+        [1, 101, 2.5],
+        [1, 102, -1],
+        [2, 101, 7],
+      ];
+      await acrossMigration(
+        'SortNumbersByAttribute1732327200000',
+        async (before) => {
+          for (const id of [1, 2]) {
+            await before.query('INSERT INTO assets (id, created_at, updated_at) VALUES (?, ?, ?)', [
+              id,
+              at,
+              at,
+            ]);
+            await before.query(
+              'INSERT INTO attributes (id, label, type_id, created_at, updated_at) VALUES (?, ?, 8, ?, ?)',
+              [100 + id, `n${id}`, at, at],
+            );
+          }
+          for (const row of stored) {
+            await before.query(
+              'INSERT INTO asset_sort_numbers (asset_id, attribute_id, value) VALUES (?, ?, ?)',
+              row,
+            );
+          }
+        },
+        async (after, migration) => {
+          expect(await runMigrations(after)).toEqual([migration]);
           expect(await rows(after)).toEqual(stored);
           await after.undoLastMigration({ transaction: 'each' });
           expect(await rows(after)).toEqual(stored);
-          expect(await runMigrations(after)).toEqual([migrationNames[last]]);
+          expect(await runMigrations(after)).toEqual([migration]);
           await after.query('DELETE FROM assets WHERE id = ?', [1]);
           expect(await rows(after)).toEqual([[2, 101, 7]]);
-        } finally {
-          await after.destroy();
-        }
-      } finally {
-        if (before.isInitialized) await before.destroy();
-        await fresh.drop();
-      }
+        },
+      );
     });
 
     it('the sort copy of text values is filled from an existing library, cut at 64 characters', async () => {
-      const fresh = await createTestDatabase();
-      const freshConfig = configFor(fresh);
-      const last = migrationNames.indexOf('AssetSortTexts1732334400000');
-      expect(last).toBeGreaterThan(0);
-      const before = await new DataSource({
-        ...dataSourceOptions(freshConfig),
-        migrations: MIGRATIONS.slice(0, last),
-      }).initialize();
       const at = '2026-01-01 00:00:00';
       const long = `${'é'.repeat(60)}abcdef`; // 66 characters, 126 bytes
-      try {
-        await runMigrations(before);
-        await before.query('INSERT INTO assets (id, created_at, updated_at) VALUES (1, ?, ?)', [at, at]);
-        for (const [id, type] of [
-          [101, 1],
-          [102, 8],
-        ]) {
-          await before.query(
-            'INSERT INTO attributes (id, label, type_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-            [id, `a${id}`, type, at, at],
-          );
-        }
-        for (const [attribute, language, value] of [
-          [101, '', long],
-          [101, 'fr', 'traduit'],
-          [102, '', '12'],
-        ]) {
-          await before.query(
-            'INSERT INTO asset_attribute_values (asset_id, attribute_id, language, value) VALUES (1, ?, ?, ?)',
-            [attribute, language, value],
-          );
-        }
-        await before.destroy();
-
-        const after = await new DataSource({
-          ...dataSourceOptions(freshConfig),
-          migrations: MIGRATIONS.slice(0, last + 1),
-        }).initialize();
-        try {
-          expect(await runMigrations(after)).toEqual([migrationNames[last]]);
+      await acrossMigration(
+        'AssetSortTexts1732334400000',
+        async (before) => {
+          await before.query('INSERT INTO assets (id, created_at, updated_at) VALUES (1, ?, ?)', [at, at]);
+          for (const [id, type] of [
+            [101, 1],
+            [102, 8],
+          ]) {
+            await before.query(
+              'INSERT INTO attributes (id, label, type_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+              [id, `a${id}`, type, at, at],
+            );
+          }
+          for (const [attribute, language, value] of [
+            [101, '', long],
+            [101, 'fr', 'traduit'],
+            [102, '', '12'],
+          ]) {
+            await before.query(
+              'INSERT INTO asset_attribute_values (asset_id, attribute_id, language, value) VALUES (1, ?, ?, ?)',
+              [attribute, language, value],
+            );
+          }
+        },
+        async (after, migration) => {
+          expect(await runMigrations(after)).toEqual([migration]);
           const rows: Array<Record<string, unknown>> = await after.query(
             'SELECT attribute_id, asset_id, value, complete FROM asset_sort_texts',
           );
@@ -252,13 +257,8 @@ describe(`migrations (${MATRIX})`, () => {
           ).toEqual([[101, 1, long.slice(0, 64), 0]]);
           await after.query('DELETE FROM assets WHERE id = 1');
           expect(await after.query('SELECT * FROM asset_sort_texts')).toEqual([]);
-        } finally {
-          await after.destroy();
-        }
-      } finally {
-        if (before.isInitialized) await before.destroy();
-        await fresh.drop();
-      }
+        },
+      );
     });
 
     it('instances migrating the same fresh database at once apply each migration once', async () => {
