@@ -150,6 +150,21 @@ describe('the grouped form of a conjunction against the per-token form', () => {
     return found.map((row) => Number(row.id));
   }
 
+  /** The rows of `sql` with its parameters (MySQL's FORCE INDEX left out: the rows do not depend on it). */
+  async function rowsOf<T>(sql: string, params: SqlParams): Promise<T[]> {
+    const [text, parameters] = dataSource.driver.escapeQueryWithParameters(
+      sql.replace(' FORCE INDEX (PRIMARY)', ''),
+      params.values,
+    );
+    return (await dataSource.query(text, parameters)) as T[];
+  }
+
+  /** The asset ids `sql` selects, ascending. */
+  async function assetIdsOf(sql: string, params: SqlParams): Promise<number[]> {
+    const found = await rowsOf<{ asset_id: number }>(sql, params);
+    return found.map((row) => Number(row.asset_id)).sort((a, b) => a - b);
+  }
+
   /** The assets with every token of `terms` in one of the attributes (any of them, each token its own). */
   function expected(terms: TermQuery[], attributeIds: number[]): number[] {
     const ids: number[] = [];
@@ -196,16 +211,8 @@ describe('the grouped form of a conjunction against the per-token form', () => {
       expect(tokens.length).toBeGreaterThan(1);
       for (let scanned = 0; scanned < tokens.length; scanned += 1) {
         const params = new SqlParams();
-        // FORCE INDEX is MySQL's; the rows selected do not depend on it.
-        const sql = scannedAssetIdsSql(tokens, attributeIds, params, scanned).replace(
-          ' FORCE INDEX (PRIMARY)',
-          '',
-        );
-        const [query, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
-        const found: Array<{ asset_id: number }> = await dataSource.query(query, parameters);
-        expect(found.map((row) => Number(row.asset_id)).sort((a, b) => a - b)).toEqual(
-          expected(terms, attributeIds),
-        );
+        const sql = scannedAssetIdsSql(tokens, attributeIds, params, scanned);
+        expect(await assetIdsOf(sql, params)).toEqual(expected(terms, attributeIds));
       }
     },
   );
@@ -226,14 +233,10 @@ describe('the grouped form of a conjunction against the per-token form', () => {
           [41, Number.MAX_SAFE_INTEGER],
         ]) {
           const params = new SqlParams();
-          const sql = scannedAssetIdsSql(tokens, attributeIds, params, scanned, {
-            tokens: covered,
-            fromAssetId,
-            toAssetId,
-          }).replace(' FORCE INDEX (PRIMARY)', '');
-          const [text, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
-          const slice: Array<{ asset_id: number }> = await dataSource.query(text, parameters);
-          found.push(...slice.map((row) => Number(row.asset_id)));
+          const slice = { tokens: covered, fromAssetId, toAssetId };
+          found.push(
+            ...(await assetIdsOf(scannedAssetIdsSql(tokens, attributeIds, params, scanned, slice), params)),
+          );
         }
         expect(found.sort((a, b) => a - b)).toEqual(expected(terms, attributeIds));
       }
@@ -246,8 +249,7 @@ describe('the grouped form of a conjunction against the per-token form', () => {
       for (;;) {
         const params = new SqlParams();
         const sql = nextTokenSql({ ...prefixBounds(prefix), after: tokens[tokens.length - 1] }, params);
-        const [text, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
-        const [row]: Array<{ token: string }> = await dataSource.query(text, parameters);
+        const [row] = await rowsOf<{ token: string }>(sql, params);
         if (row === undefined) return tokens;
         tokens.push(row.token);
       }
@@ -266,11 +268,7 @@ describe('the grouped form of a conjunction against the per-token form', () => {
       for (let driving = 0; driving < tokens.length; driving += 1) {
         const params = new SqlParams();
         const sql = probedAssetIdsSql(tokens, attributeIds, params, driving);
-        const [query, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
-        const found: Array<{ asset_id: number }> = await dataSource.query(query, parameters);
-        expect(found.map((row) => Number(row.asset_id)).sort((a, b) => a - b)).toEqual(
-          expected(terms, attributeIds),
-        );
+        expect(await assetIdsOf(sql, params)).toEqual(expected(terms, attributeIds));
       }
     },
   );
