@@ -410,9 +410,7 @@ export class AssetQueriesRepository {
       `FROM asset_categories l WHERE l.category_id IN ${params.add(categoryIds)} ` +
       'GROUP BY l.asset_id HAVING COUNT(*) > 1) r JOIN assets a ON a.id = r.asset_id' +
       (where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`);
-    const reader = this.reader;
-    const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
-    const [row]: Array<{ extra: Id | null }> = await reader.query(query, parameters);
+    const [row] = await rowsOf<{ extra: Id | null }>(this.reader, sql, params);
     return Number(row?.extra ?? 0);
   }
 
@@ -431,8 +429,7 @@ export class AssetQueriesRepository {
         const sql = mysql
           ? `EXPLAIN ${range}`
           : `SELECT COUNT(*) AS "rows" FROM (${range} LIMIT ${SQLITE_ROW_COUNT_CAP}) r`;
-        const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
-        const [row]: Array<{ rows?: Id | null }> = await reader.query(query, parameters);
+        const [row] = await rowsOf<{ rows?: Id | null }>(reader, sql, params);
         return Number(row?.rows ?? 0);
       }),
     );
@@ -460,25 +457,18 @@ export class AssetQueriesRepository {
       if (chooseConjunctionForm(rows) === 'perToken') return undefined;
       const commonest = rows.indexOf(Math.max(...rows));
       const others = rows.reduce((sum, n) => sum + n, 0) - rows[commonest];
-      if (rows[commonest] >= SCAN_COMMONEST_RATIO * others) {
-        const sliced = await this.scannedInSlices(conditions, attributeIds, commonest);
-        if (sliced !== undefined) return sliced;
-      }
-      sql =
-        rows[commonest] >= SCAN_COMMONEST_RATIO * others
-          ? scannedAssetIdsSql(conditions, attributeIds, params, commonest)
-          : `${groupedAssetIdsSql(conditions, attributeIds, params)} ORDER BY t.asset_id`;
+      const scanned = rows[commonest] >= SCAN_COMMONEST_RATIO * others;
+      const sliced = scanned ? await this.scannedInSlices(conditions, attributeIds, commonest) : undefined;
+      if (sliced !== undefined) return sliced;
+      sql = scanned
+        ? scannedAssetIdsSql(conditions, attributeIds, params, commonest)
+        : `${groupedAssetIdsSql(conditions, attributeIds, params)} ORDER BY t.asset_id`;
     } else {
       const rarest = rows.indexOf(Math.min(...rows));
       if (rows[rarest] >= SQLITE_ROW_COUNT_CAP) return undefined;
       sql = probedAssetIdsSql(conditions, attributeIds, params, rarest);
     }
-    const reader = this.reader;
-    const [query, parameters] = reader.driver.escapeQueryWithParameters(
-      `${sql} LIMIT ${MAX_LISTED_IDS + 1}`,
-      params.values,
-    );
-    const found: Array<{ asset_id: Id }> = await reader.query(query, parameters);
+    const found = await rowsOf<{ asset_id: Id }>(this.reader, `${sql} LIMIT ${MAX_LISTED_IDS + 1}`, params);
     if (found.length <= MAX_LISTED_IDS) return found.map((row) => Number(row.asset_id));
     return this.isMysql() ? 'grouped' : undefined;
   }
@@ -511,8 +501,7 @@ export class AssetQueriesRepository {
       slices.map(async (slice) => {
         const params = new SqlParams();
         const sql = `${scannedAssetIdsSql(conditions, attributeIds, params, scanned, slice)} LIMIT ${MAX_LISTED_IDS + 1}`;
-        const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
-        const rows: Array<{ asset_id: Id }> = await reader.query(query, parameters);
+        const rows = await rowsOf<{ asset_id: Id }>(reader, sql, params);
         return rows.map((row) => Number(row.asset_id));
       }),
     );
@@ -532,8 +521,7 @@ export class AssetQueriesRepository {
     for (;;) {
       const params = new SqlParams();
       const sql = nextTokenSql({ ...bounds, after: tokens[tokens.length - 1] }, params);
-      const [query, parameters] = reader.driver.escapeQueryWithParameters(sql, params.values);
-      const [row]: Array<{ token: string }> = await reader.query(query, parameters);
+      const [row] = await rowsOf<{ token: string }>(reader, sql, params);
       if (row === undefined) return tokens;
       if (tokens.length === MAX_SCANNED_TOKENS) return undefined;
       tokens.push(row.token);
@@ -855,6 +843,12 @@ export function toRecord(asset: AssetEntity): AssetRecord {
     updatedAt: asset.updatedAt,
     version: asset.version,
   };
+}
+
+/** The rows of a statement written with SqlParams, on `dataSource`. */
+async function rowsOf<T>(dataSource: DataSource, sql: string, params: SqlParams): Promise<T[]> {
+  const [query, parameters] = dataSource.driver.escapeQueryWithParameters(sql, params.values);
+  return (await dataSource.query(query, parameters)) as T[];
 }
 
 interface KeyedRow {
