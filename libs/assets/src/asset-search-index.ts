@@ -11,7 +11,7 @@ const INSERT_BATCH = 500;
 export const SEARCH_INDEX_TABLES = ['asset_search_tokens', 'asset_sort_numbers', 'asset_sort_texts'];
 
 /** How many characters of a text value `asset_sort_texts` keeps (its migration's column length). */
-export const SORT_TEXT_LENGTH = 64;
+const SORT_TEXT_LENGTH = 64;
 
 /**
  * The type of each attribute (the attributes area's catalog), for tokenising values: attributes it
@@ -29,9 +29,9 @@ export async function attributeTypes(
 
 /**
  * Keeps the search index (`asset_search_tokens` and the sort copies `asset_sort_numbers` and
- * `asset_sort_texts`, read by AssetQueries) in step with an asset's attribute values. Called inside the transaction that wrote the
- * values, so a search never sees a value without its tokens or the other way round. Deleting an asset
- * drops its rows by foreign-key cascade.
+ * `asset_sort_texts`, read by AssetQueries) in step with an asset's attribute values. Called inside the
+ * transaction that wrote the values, so a search never sees a value without its tokens or the other way
+ * round. Deleting an asset drops its rows by foreign-key cascade.
  */
 export async function reindexAssetAttributes(
   manager: EntityManager,
