@@ -22,12 +22,11 @@ import { PermissionsService, UsersService, Viewer } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
 import { parseSearchCriteria, parseSearchOrder, SearchPlanner } from '@dam/search';
 // The SQL is private to the assets lib; the benchmark reaches in (by path) only to EXPLAIN it.
-import {
-  AssetQueriesRepository,
-  compileFilter,
-  ResolvedSort,
-} from '../libs/assets/src/queries/asset-queries.repository';
-import { AssetQueriesService, isTalliedScope } from '../libs/assets/src/queries/asset-queries.service';
+import { compileFilter } from '../libs/assets/src/queries/asset-filter.sql';
+import { KeywordPlanRepository } from '../libs/assets/src/queries/keyword-plan.repository';
+import { pageQuery, ResolvedSort, sortWalkQuery } from '../libs/assets/src/queries/page.sql';
+import { assetsWhere } from '../libs/assets/src/queries/query-sources';
+import { isTalliedScope, TalliedCounts } from '../libs/assets/src/queries/tallied-counts.service';
 import { AssetTalliesRepository } from '../libs/assets/src/queries/asset-tallies.repository';
 import { fmt, percentile, SERVER_URL, withMysqlBenchApp } from './mysql-bench-app';
 import { AttributeRole, REGIONS, seed, SeedPlan, WORDS } from './asset-search-seed';
@@ -338,7 +337,6 @@ async function planLibrary(call: Call, dataSource: DataSource, assets: number): 
 async function explain(app: INestApplication, query: string, viewerId: number): Promise<string> {
   const params = QueryParams.fromQueryString(query);
   const planner = app.get(SearchPlanner);
-  const repository = app.get(AssetQueriesRepository);
   const attributes = await app.get(AttributesCatalog).all(app.get(LanguageService).defaultLanguage);
   let visibleTo: Viewer | undefined;
   if (params.single('userId') !== undefined) {
@@ -346,15 +344,14 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
     visibleTo = { actor, grants: await app.get(PermissionsService).grantsFor(actor) };
   }
   const filter = await planner.plan(parseSearchCriteria(params), attributes, visibleTo);
-  // As AssetQueriesService compiles it: with its plan of the keyword ANDs and, for a viewer who sees only
-  // some levels, the sets of levels they see (private: element access). The count materialises
-  // visibility where nothing narrows; the page probes it per row.
-  const service = app.get(AssetQueriesService);
-  const keywordPlan = await service['keywordPlan'](filter);
+  // As AssetQueries compiles it: with its plan of the keyword ANDs and, for a viewer who sees only
+  // some levels, the sets of levels they see. The count materialises visibility where nothing narrows;
+  // the page probes it per row.
+  const keywordPlan = await app.get(KeywordPlanRepository).plan(filter);
   const levelSets =
     visibleTo === undefined
       ? undefined
-      : service['levelSetsOf'](filter, await app.get(AssetTalliesRepository).tallies());
+      : app.get(TalliedCounts).levelSetsOf(filter, await app.get(AssetTalliesRepository).tallies());
   const search = compileFilter(filter, undefined, keywordPlan, levelSets);
   const paged = compileFilter(filter, true, keywordPlan, levelSets);
   // No condition but visibility, categories or levels: the service reads the total from the tallies.
@@ -363,19 +360,19 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
   const page = Number(params.single('page') ?? 0);
   const size = Number(params.single('pageSize') ?? 100);
   const assetSort = planner.sort(order, attributes);
-  // As AssetQueriesService resolves it: the "added by" sort needs the user ids in username order.
+  // As AssetQueries resolves it: the "added by" sort needs the user ids in username order.
   const sort: ResolvedSort =
     assetSort.kind === 'addedBy'
       ? { kind: 'addedBy', userIds: await app.get(UsersService).idsInUsernameOrder() }
       : assetSort;
   const dataSource = app.get(DataSource);
   const out: string[] = [];
-  // `base` is private (count() runs it with this select); element access keeps the EXPLAIN on the real SQL.
-  const count = repository['base'](search).select('COUNT(*)', 'total');
-  const pageQuery = repository.pageQuery(paged, sort, order.descending, page * size, size + 1);
+  // As AssetCountRepository.count selects it.
+  const count = assetsWhere(search, dataSource.manager).select('COUNT(*)', 'total');
+  const general = pageQuery(dataSource, paged, sort, order.descending, page * size, size + 1);
   // A sort by value or uploader counts in the page's own statement (when no walk is taken).
   const counting = sort.kind === 'value' || sort.kind === 'addedBy';
-  if (counting) pageQuery.addSelect('COUNT(*) OVER ()', 'total');
+  if (counting) general.addSelect('COUNT(*) OVER ()', 'total');
   const queries: Array<[string, { getQueryAndParameters(): [string, unknown[]] }]> = [
     [
       tallied
@@ -385,28 +382,29 @@ async function explain(app: INestApplication, query: string, viewerId: number): 
           : 'count',
       count,
     ],
-    [counting ? 'page (general query, counting as it sorts)' : 'page (general query)', pageQuery],
+    [counting ? 'page (general query, counting as it sorts)' : 'page (general query)', general],
   ];
   if (sort.kind === 'value' && dataSource.options.type === 'mysql')
     queries.push(
       sort.numeric
         ? [
             'page (sort-index walk, what runs when it can fill the page)',
-            repository.sortWalkQuery(paged, sort.attributeId, order.descending, page * size, size + 1),
+            sortWalkQuery(dataSource, paged, {
+              attributeId: sort.attributeId,
+              descending: order.descending,
+              offset: page * size,
+              limit: size + 1,
+            }),
           ]
         : [
             'candidates (walk of the text copies, where it may pay; the page is then sorted among them)',
-            repository.sortWalkQuery(
-              paged,
-              sort.attributeId,
-              order.descending,
-              0,
-              (page + 1) * size + 1,
-              undefined,
-              dataSource,
-              false,
-              'asset_sort_texts',
-            ),
+            sortWalkQuery(dataSource, paged, {
+              attributeId: sort.attributeId,
+              descending: order.descending,
+              offset: 0,
+              limit: (page + 1) * size + 1,
+              table: 'asset_sort_texts',
+            }),
           ],
     );
   for (const [name, builder] of queries) {

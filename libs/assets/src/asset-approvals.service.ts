@@ -5,7 +5,7 @@ import { AssetReader } from './asset-reader.service';
 import { AssetWritesRepository } from './asset-writes.repository';
 import { AssetApproved, assetEventData } from './events/asset-events';
 import { InternalFilter } from './queries/asset-filter.sql';
-import { AssetQueriesService } from './queries/asset-queries.service';
+import { AssetQueries } from './queries/asset-queries.service';
 
 export interface IdPage {
   ids: number[];
@@ -18,7 +18,7 @@ export class AssetApprovalsService {
   constructor(
     private readonly writes: AssetWritesRepository,
     private readonly reader: AssetReader,
-    private readonly queries: AssetQueriesService,
+    private readonly queries: AssetQueries,
     private readonly permissions: PermissionsService,
     private readonly events: DomainEvents,
     private readonly urls: UrlService,

@@ -4,7 +4,7 @@ import { AttributeDefinition, AttributesCatalog, AttributeType } from '@dam/attr
 import { InvalidInput, LanguageService } from '@dam/platform';
 import { AssetChanges, sameIds, ValueChange } from './asset-changes';
 import { AssetReferences } from './asset-references.service';
-import { StoredState } from './queries/asset-queries.repository';
+import { StoredState } from './queries/asset-states.repository';
 import { isTranslatable, parseIdList, parseValue } from './attribute-values';
 import { UpdateAssetRequest } from './dto/update-asset.request';
 

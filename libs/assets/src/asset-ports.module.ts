@@ -2,31 +2,42 @@ import { Global, Module } from '@nestjs/common';
 import { AccessModule } from '@dam/access';
 import { LevelAssetCounts } from '@dam/access-levels';
 import { CategoryAssetCounts } from '@dam/categories';
-import { AssetQueries } from './ports/asset-queries.port';
+import { AssetCountRepository } from './queries/asset-count.repository';
 import { CategoryAssetCountsService, LevelAssetCountsService } from './queries/asset-counts.service';
 import { AssetFacetsRepository } from './queries/asset-facets.repository';
-import { AssetQueriesRepository } from './queries/asset-queries.repository';
-import { AssetQueriesService } from './queries/asset-queries.service';
+import { AssetPageRepository } from './queries/asset-page.repository';
+import { AssetQueries } from './queries/asset-queries.service';
+import { AssetStatesRepository } from './queries/asset-states.repository';
 import { AssetTalliesRepository } from './queries/asset-tallies.repository';
+import { KeywordPlanRepository } from './queries/keyword-plan.repository';
+import { QuerySources } from './queries/query-sources';
+import { SortWalkRepository } from './queries/sort-walk.repository';
+import { TalliedCounts } from './queries/tallied-counts.service';
 
 /**
- * Binds the ports the assets area implements: AssetQueries (its own, for the areas above) and the asset
- * counts that access levels and categories declare. Global, so consumers just inject the abstract class.
+ * AssetQueries (what the areas above ask about assets, injected as the class itself) with the classes
+ * it asks, one per question, and the asset counts that access levels and categories declare as ports.
+ * Global, so consumers just inject AssetQueries or the abstract count ports.
  */
 @Global()
 @Module({
   imports: [AccessModule],
   providers: [
-    AssetQueriesRepository,
-    AssetQueriesService,
-    AssetTalliesRepository,
+    QuerySources,
+    AssetQueries,
+    AssetPageRepository,
+    SortWalkRepository,
+    AssetCountRepository,
+    TalliedCounts,
     AssetFacetsRepository,
+    KeywordPlanRepository,
+    AssetStatesRepository,
+    AssetTalliesRepository,
     LevelAssetCountsService,
     CategoryAssetCountsService,
-    { provide: AssetQueries, useExisting: AssetQueriesService },
     { provide: LevelAssetCounts, useExisting: LevelAssetCountsService },
     { provide: CategoryAssetCounts, useExisting: CategoryAssetCountsService },
   ],
-  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetQueriesService, AssetTalliesRepository],
+  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetTalliesRepository],
 })
 export class AssetPortsModule {}

@@ -6,7 +6,7 @@ import { AssetNotFound } from './asset-errors';
 import { AssetMapper, AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';
 import { PlacedAsset } from './ports/asset-state';
-import { StoredState } from './queries/asset-queries.repository';
+import { StoredState } from './queries/asset-states.repository';
 import { assetVisibleTo } from './rules/asset-visibility';
 
 export interface VisibleAsset {

@@ -4,7 +4,7 @@ import { AccessLevelsService } from '@dam/access-levels';
 import { AssetTypesService } from '@dam/attributes';
 import { CategoriesService } from '@dam/categories';
 import { InvalidInput, UrlService } from '@dam/platform';
-import { AssetQueriesService } from './queries/asset-queries.service';
+import { AssetQueries } from './queries/asset-queries.service';
 
 export const NO_ACCESS_LEVELS = 'you must supply some access levels to put the asset in';
 
@@ -18,7 +18,7 @@ export class AssetReferences {
     private readonly accessLevels: AccessLevelsService,
     private readonly categories: CategoriesService,
     private readonly assetTypes: AssetTypesService,
-    private readonly queries: AssetQueriesService,
+    private readonly queries: AssetQueries,
     private readonly urls: UrlService,
   ) {}
 

@@ -12,7 +12,7 @@ import {
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { AssetRecord, AttributeValue, PlacedAsset } from './ports/asset-state';
-import { StoredState } from './queries/asset-queries.repository';
+import { StoredState } from './queries/asset-states.repository';
 import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 import { hasPendingEdit } from './rules/approval-state';
 

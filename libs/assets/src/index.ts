@@ -11,6 +11,7 @@ export * from './ports/asset-edit-locks.port';
 export * from './ports/asset-filter';
 export * from './ports/asset-queries.port';
 export * from './ports/asset-state';
+export { AssetQueries } from './queries/asset-queries.service';
 export * from './rules/approval-state';
 export * from './rules/asset-permissions';
 export * from './rules/asset-visibility';

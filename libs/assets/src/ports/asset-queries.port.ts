@@ -1,5 +1,7 @@
-import { AssetFilter, AssetSort } from './asset-filter';
-import { AssetState } from './asset-state';
+/**
+ * The answers of AssetQueries (queries/asset-queries.service.ts), what other areas may ask about assets:
+ * callers compose an AssetFilter, inject AssetQueries itself (no binding between), and never see SQL.
+ */
 
 export interface AssetPage {
   total: number;
@@ -49,58 +51,4 @@ export interface AssetFacetCount {
 export interface AssetFacets {
   total: number;
   counts: AssetFacetCount[][];
-}
-
-/**
- * What other areas may ask about assets (search, publishing, lightboxes, checkout, counts). The assets
- * area implements it over its own tables; callers compose an AssetFilter and never see SQL.
- */
-export abstract class AssetQueries {
-  /** The total and one page of ids in `sort` order. */
-  abstract page(
-    filter: AssetFilter,
-    sort: AssetSort,
-    descending: boolean,
-    offset: number,
-    limit: number,
-  ): Promise<AssetPage>;
-
-  /**
-   * One page of a search, by offset or after a keyset position (a deep page then costs what the first
-   * does), with the total unless `count` is false. Reads may come from the read replica
-   * (DATABASE_READ_URL), so they may lag the caller's own writes by the replication delay.
-   */
-  abstract searchPage(
-    filter: AssetFilter,
-    sort: AssetSort,
-    descending: boolean,
-    start: AssetPageStart,
-    limit: number,
-    count: boolean,
-  ): Promise<AssetSearchPage>;
-
-  /**
-   * Per facet, the `limit` values with the most matching assets (most first, then by value), counted
-   * over exactly the assets `filter` matches (visibility included), and the number of those assets (the
-   * search's total, so that `searchPage` need not count them again). Read like `searchPage`.
-   */
-  abstract facetCounts(filter: AssetFilter, facets: AssetFacet[], limit: number): Promise<AssetFacets>;
-
-  abstract count(filter: AssetFilter): Promise<number>;
-
-  /** Every matching id, ascending (for sets such as publishing members); at most `limit` when given. */
-  abstract ids(filter: AssetFilter, limit?: number): Promise<number[]>;
-
-  /** Which of `ids` match (order kept). */
-  abstract matching(ids: number[], filter: AssetFilter): Promise<number[]>;
-
-  /** Matching assets per access level or per category they are directly in; only `ids` when given. */
-  abstract countPer(
-    link: 'accessLevel' | 'category',
-    filter: AssetFilter,
-    ids?: number[],
-  ): Promise<Map<number, number>>;
-
-  /** The state of each asset in the order of `ids` (missing ones skipped), values in `languages` only. */
-  abstract states(ids: number[], languages: string[]): Promise<AssetState[]>;
 }

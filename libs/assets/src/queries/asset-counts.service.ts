@@ -2,15 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { Viewer } from '@dam/access';
 import { LevelAssetCounts } from '@dam/access-levels';
 import { CategoryAssetCounts } from '@dam/categories';
-import { AssetQueriesRepository } from './asset-queries.repository';
-import { AssetQueriesService } from './asset-queries.service';
+import { AssetCountRepository } from './asset-count.repository';
+import { AssetQueries } from './asset-queries.service';
 
 /** Asset counts per access level, for the access-levels area (its LevelAssetCounts port). */
 @Injectable()
 export class LevelAssetCountsService extends LevelAssetCounts {
   constructor(
-    private readonly queries: AssetQueriesService,
-    private readonly repository: AssetQueriesRepository,
+    private readonly queries: AssetQueries,
+    private readonly repository: AssetCountRepository,
   ) {
     super();
   }
@@ -28,8 +28,8 @@ export class LevelAssetCountsService extends LevelAssetCounts {
 @Injectable()
 export class CategoryAssetCountsService extends CategoryAssetCounts {
   constructor(
-    private readonly queries: AssetQueriesService,
-    private readonly repository: AssetQueriesRepository,
+    private readonly queries: AssetQueries,
+    private readonly repository: AssetCountRepository,
   ) {
     super();
   }

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, DependencyUnavailable, parseIdSetText, ReadReplica } from '@dam/platform';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AssetFacet, AssetFacetCount, AssetFacets } from '../ports/asset-queries.port';
-import type { CompiledFilter } from './asset-queries.repository';
+import type { CompiledFilter } from './asset-filter.sql';
 
 type Raw = Record<string, unknown>;
 

@@ -57,7 +57,7 @@ const flag = (value: unknown): boolean => value === true || Number(value) === 1;
  * creates or deletes an asset or changes its levels, `submitted` or `upload_pending` (the assets
  * repositories call `added`, `removed` and `moved`), so they are always exact. A search whose only
  * condition is visibility counts from the tallies, and a viewer who sees some levels is tested against
- * the sets they may see (AssetQueriesService), not against each asset's levels. `rebuild` recomputes
+ * the sets they may see (TalliedCounts), not against each asset's levels. `rebuild` recomputes
  * them from the assets (the rebuild-search-index job).
  */
 @Injectable()

@@ -1,5 +1,5 @@
 import { TermQuery } from '../ports/asset-filter';
-import { TokenMatch } from './asset-filter.sql';
+import { TokenMatch } from './keyword.sql';
 import { chooseConjunctionForm, ConjunctionReader, planKeywords, TokenRowEstimator } from './keyword-plan';
 
 describe('chooseConjunctionForm', () => {

@@ -1,5 +1,5 @@
 import { AssetFilter, TermQuery } from '../ports/asset-filter';
-import { conjunctionTokens, KeywordPlan, PER_TOKEN, TokenMatch } from './asset-filter.sql';
+import { conjunctionTokens, KeywordPlan, PER_TOKEN, TokenMatch } from './keyword.sql';
 
 /**
  * Which conjunctions of words (`misoba nuba*`) keywordSql reads in one grouped scan instead of a

@@ -18,7 +18,7 @@ const LENGTH = 64;
  * the values (reindexAssetAttributes); deleting an asset or an attribute drops its rows by cascade.
  *
  * `(attribute_id, value, asset_id)` lets a page of a text sort on MySQL walk the copies in order and stop
- * (AssetQueriesRepository.textWalkCandidates). MySQL: the copy has the collation of
+ * (SortWalkRepository.textWalkCandidates). MySQL: the copy has the collation of
  * `asset_attribute_values.value` (the connection's), so it orders as the values do. SQLite: WITHOUT
  * ROWID, so that the key is the table as in InnoDB.
  */
