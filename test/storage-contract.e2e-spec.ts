@@ -5,6 +5,7 @@ import {
   createMinioStorage,
   ObjectNotFound,
   ObjectStorage,
+  Settings,
   UrlService,
   UrlSigner,
 } from '@dam/platform';
@@ -32,7 +33,10 @@ async function createFsSubject(): Promise<Subject> {
     DAM_URL_SIGNING_SECRET: randomBytes(32).toString('hex'),
   });
   // The configured secret means the signer never touches this (unconnected) data source.
-  const signer = new UrlSigner(config, new DataSource({ type: 'better-sqlite3', database: ':memory:' }));
+  const signer = new UrlSigner(
+    config,
+    new Settings(new DataSource({ type: 'better-sqlite3', database: ':memory:' })),
+  );
   await signer.onModuleInit();
   const storage = new FsObjectStorage(config.dataDir, signer, new UrlService(config));
   await storage.init();

@@ -5,11 +5,11 @@ import { AssetReader } from '@dam/assets';
 import {
   IdPipe,
   InvalidInput,
+  pagedList,
+  Paging,
   PagingQuery,
-  readPaging,
   UnknownResource,
   UrlService,
-  writePagingHeaders,
   XmlList,
   xmlMapping,
   XmlRoot,
@@ -36,6 +36,9 @@ export interface RightsRepresentation {
 
 const RIGHTS_XML = xmlMapping('rights');
 
+/** Pages of 100 (the first when none is asked for), at most 1000. */
+const RIGHTS_PAGES = { pageSize: 100, maxPageSize: 1000, firstPageByDefault: true } as const;
+
 /** The module's admin endpoint: when each asset's usage rights end. Admins and the application user only. */
 @ApiTags('rights expiry (example extension)')
 @ApiBearerAuth()
@@ -55,9 +58,9 @@ export class RightsExpiryController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<RightsRepresentation[]> {
     requireAdmin(actor, 'read rights');
-    const paging = readPaging(query, 100, 1000) ?? { page: 0, pageSize: 100, offset: 0 };
-    const { rights, total } = await this.rights.page(paging.offset, paging.pageSize);
-    writePagingHeaders(response, this.urls.rest('admin', 'rights-expiry'), paging, total);
+    const load = (paging: Paging) => this.rights.page(paging.offset, paging.pageSize);
+    const url = this.urls.rest('admin', 'rights-expiry');
+    const { rights } = await pagedList(query, response, url, load, RIGHTS_PAGES);
     return rights.map((entry) => this.represent(entry));
   }
 

@@ -25,9 +25,8 @@ import {
   ApiPaging,
   ETagged,
   IdPipe,
-  Paging,
+  pagedList,
   QueryParams,
-  urlList,
   UrlService,
   XmlList,
   XmlRoot,
@@ -57,13 +56,15 @@ export class AccessLevelsController {
   @XmlUrls()
   @ApiPaging()
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
-  list(
+  async list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string[]> {
-    const load = (paging: Paging | undefined) => this.levels.listIds(actor, paging);
-    return urlList(query, response, this.urls.rest('access-levels'), load, (id) => this.mapper.url(id));
+    const { ids } = await pagedList(query, response, this.urls.rest('access-levels'), (paging) =>
+      this.levels.listIds(actor, paging),
+    );
+    return ids.map((id) => this.mapper.url(id));
   }
 
   @Post()

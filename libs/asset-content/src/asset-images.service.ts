@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { AppConfig, InvalidInput, TooLarge, UnknownResource, ObjectStorage } from '@dam/platform';
+import {
+  AppConfig,
+  InvalidInput,
+  ObjectStorage,
+  parseWholeNumber,
+  TooLarge,
+  UnknownResource,
+} from '@dam/platform';
 import type { Readable } from 'node:stream';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';
@@ -11,6 +18,8 @@ import { ImageInputs, loadSharp } from './image-inputs';
 
 /** Conversions are limited to this many pixels per side. */
 export const MAX_CONVERSION_SIDE = 4096;
+/** A side of a conversion: `width`, `height`. */
+const SIDE = { min: 1, max: MAX_CONVERSION_SIDE };
 
 const FORMATS = {
   jpg: 'image/jpeg',
@@ -104,8 +113,8 @@ interface ConversionOptions {
 
 /** width/height 1..4096 (at least one; both for cropToFit), format jpg|png|webp|gif (default jpg). */
 export function conversionOptionsOrThrow(query: Record<string, unknown>): ConversionOptions {
-  const width = sideOrThrow(query.width, 'width');
-  const height = sideOrThrow(query.height, 'height');
+  const width = parseWholeNumber(query.width, 'width', SIDE);
+  const height = parseWholeNumber(query.height, 'height', SIDE);
   if (width === undefined && height === undefined) throw new InvalidInput('give a width, a height or both');
   const rawFormat = query.format ?? 'jpg';
   if (typeof rawFormat !== 'string' || !(rawFormat.toLowerCase() in FORMATS)) {
@@ -119,17 +128,4 @@ export function conversionOptionsOrThrow(query: Record<string, unknown>): Conver
     throw new InvalidInput('cropToFit needs both a width and a height');
   }
   return { width, height, format: rawFormat.toLowerCase() as Format, cropToFit };
-}
-
-function sideOrThrow(raw: unknown, name: string): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (
-    typeof raw !== 'string' ||
-    !/^\d{1,5}$/.test(raw) ||
-    Number(raw) < 1 ||
-    Number(raw) > MAX_CONVERSION_SIDE
-  ) {
-    throw new InvalidInput(`${name} must be a whole number from 1 to ${MAX_CONVERSION_SIDE}`);
-  }
-  return Number(raw);
 }

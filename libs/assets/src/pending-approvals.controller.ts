@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, readPaging, UrlService, writePagingHeaders, XmlList } from '@dam/platform';
+import { ApiPaging, pagedList, UrlService, XmlList } from '@dam/platform';
 import type { Response } from 'express';
-import { AssetApprovalsService, IdPage } from './asset-approvals.service';
+import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetMapper, PENDING_APPROVAL_XML, PendingApprovalRepresentation } from './asset.mapper';
 import { PendingApprovalSchema } from './assets.api';
 
@@ -27,9 +27,10 @@ export class PendingApprovalsController {
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PendingApprovalRepresentation[]> {
-    const paging = readPaging(query, 100, 1000);
-    const page = await this.approvals.pendingUploads(actor, paging);
-    return this.present(page, 'pending-upload-approvals', paging, response);
+    const { ids } = await pagedList(query, response, this.urls.rest('pending-upload-approvals'), (paging) =>
+      this.approvals.pendingUploads(actor, paging),
+    );
+    return ids.map((id) => this.mapper.pendingApproval(id));
   }
 
   @Get('pending-edit-approvals')
@@ -41,18 +42,9 @@ export class PendingApprovalsController {
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PendingApprovalRepresentation[]> {
-    const paging = readPaging(query, 100, 1000);
-    const page = await this.approvals.pendingEdits(actor, paging);
-    return this.present(page, 'pending-edit-approvals', paging, response);
-  }
-
-  private present(
-    page: IdPage,
-    path: string,
-    paging: ReturnType<typeof readPaging>,
-    response: Response,
-  ): PendingApprovalRepresentation[] {
-    if (paging !== undefined) writePagingHeaders(response, this.urls.rest(path), paging, page.total);
-    return page.ids.map((id) => this.mapper.pendingApproval(id));
+    const { ids } = await pagedList(query, response, this.urls.rest('pending-edit-approvals'), (paging) =>
+      this.approvals.pendingEdits(actor, paging),
+    );
+    return ids.map((id) => this.mapper.pendingApproval(id));
   }
 }

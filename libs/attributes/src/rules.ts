@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput, parseWholeNumber } from '@dam/platform';
 
 /** A required, non-blank piece of text, trimmed; `message` when it is missing or blank. */
 export function requiredText(raw: unknown, message: string, maxLength = 255): string {
@@ -13,9 +13,5 @@ const MAX_DISPLAY_ORDER = 1_000_000;
 
 /** An optional display position: undefined when not given. */
 export function optionalDisplayOrder(raw: unknown): number | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > MAX_DISPLAY_ORDER) {
-    throw new InvalidInput(`displayOrder must be a whole number from 0 to ${MAX_DISPLAY_ORDER}`);
-  }
-  return raw;
+  return parseWholeNumber(raw, 'displayOrder', { min: 0, max: MAX_DISPLAY_ORDER, json: true });
 }

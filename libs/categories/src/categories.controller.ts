@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  ETagged,
-  IdPipe,
-  readPaging,
-  UrlService,
-  writePagingHeaders,
-  XmlRoot,
-  XmlUrls,
-} from '@dam/platform';
+import { ApiPaging, ETagged, IdPipe, pagedList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategoryRepresentation } from './category.mapper';
@@ -36,9 +27,9 @@ export class CategoriesController {
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { ids, total } = await this.categories.listIds(paging);
-    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('categories'), paging, total);
+    const { ids } = await pagedList(query, response, this.urls.rest('categories'), (paging) =>
+      this.categories.listIds(paging),
+    );
     return ids.map((id) => this.mapper.url(id));
   }
 

@@ -6,10 +6,9 @@ import {
   ApiPaging,
   ApiRedirect,
   IdPipe,
+  pagedList,
   PagingQuery,
-  readPaging,
   UrlService,
-  writePagingHeaders,
   XmlList,
   XmlRoot,
 } from '@dam/platform';
@@ -69,9 +68,9 @@ export class CheckoutController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CheckoutListItem[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { states, total } = await this.checkout.list(actor, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('checkout'), paging, total);
+    const { states } = await pagedList(query, response, this.urls.rest('checkout'), (paging) =>
+      this.checkout.list(actor, paging),
+    );
     return states.map((state) => this.mapper.toListItem(state));
   }
 

@@ -1,15 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  IdPipe,
-  PagingQuery,
-  readPaging,
-  writePagingHeaders,
-  XmlList,
-  XmlRoot,
-} from '@dam/platform';
+import { ApiPaging, IdPipe, pagedList, PagingQuery, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { AddLightboxContentDto } from './dto/lightbox.dto';
@@ -42,9 +34,9 @@ export class LightboxContentsController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<LightboxContentItem[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { views, total } = await this.contents.list(actor, at.ownerId, at.lightboxId, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.mapper.contentsUrl(at), paging, total);
+    const { views } = await pagedList(query, response, this.mapper.contentsUrl(at), (paging) =>
+      this.contents.list(actor, at.ownerId, at.lightboxId, paging),
+    );
     return views.map((view) => this.mapper.toContentItem(view));
   }
 

@@ -5,10 +5,9 @@ import {
   ApiErrors,
   ApiPaging,
   IdPipe,
+  pagedList,
   PagingQuery,
-  readPaging,
   UrlService,
-  writePagingHeaders,
   XmlList,
   XmlRoot,
 } from '@dam/platform';
@@ -39,9 +38,9 @@ export class LightboxesController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<LightboxListItem[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { views, total } = await this.lightboxes.list(actor, ownerId, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.mapper.listUrl(ownerId), paging, total);
+    const { views } = await pagedList(query, response, this.mapper.listUrl(ownerId), (paging) =>
+      this.lightboxes.list(actor, ownerId, paging),
+    );
     return views.map((view) => this.mapper.toListItem(view));
   }
 
@@ -111,9 +110,9 @@ export class OwnLightboxesController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<LightboxListItem[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { views, total } = await this.lightboxes.list(actor, actor.id, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('lightboxes'), paging, total);
+    const { views } = await pagedList(query, response, this.urls.rest('lightboxes'), (paging) =>
+      this.lightboxes.list(actor, actor.id, paging),
+    );
     return views.map((view) => this.mapper.toListItem(view));
   }
 }

@@ -5,10 +5,11 @@ import {
   ApiErrors,
   ApiPaging,
   IdPipe,
+  ListPaging,
+  pagedList,
+  Paging,
   PagingQuery,
   parseBoolean,
-  readPaging,
-  writePagingHeaders,
   XmlList,
   XmlRoot,
 } from '@dam/platform';
@@ -17,6 +18,9 @@ import { RunJobQuery } from './dto/run-query.dto';
 import { JOB_RUN_XML, JOB_XML, JobMapper, JobRepresentation, JobRunRepresentation } from './job.mapper';
 import { JobsService } from './jobs.service';
 import { JobRunSchema, JobSchema } from './jobs.api';
+
+/** A job's runs: pages of 20 by default, at most 100. */
+const RUN_PAGES: ListPaging = { pageSize: 20, maxPageSize: 100 };
 
 /** DESIGN §10: maintenance jobs, their runs, and running one now. Admins and the application user only. */
 @ApiTags('maintenance jobs')
@@ -64,10 +68,10 @@ export class JobsController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<JobRunRepresentation[]> {
-    const paging = readPaging(query, 20, 100);
-    const { runs, total } = await this.jobs.runs(actor, name, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.mapper.runsUrl(name), paging, total);
-    else response.setHeader('X-Total-Count', String(total));
+    const load = (paging: Paging | undefined) => this.jobs.runs(actor, name, paging);
+    const { runs, total } = await pagedList(query, response, this.mapper.runsUrl(name), load, RUN_PAGES);
+    // Unpaged too: the runs kept are few, and the count tells how many.
+    response.setHeader('X-Total-Count', String(total));
     return runs.map((run) => this.mapper.toRun(run));
   }
 

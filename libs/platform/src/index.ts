@@ -1,6 +1,7 @@
 export * from './config/app-config';
 export * from './context/request-context';
 export * from './database/data-source-options';
+export * from './database/datetime';
 export * from './database/database-errors';
 export * from './database/foreign-key-guard';
 export * from './database/id-set-key';
@@ -18,7 +19,6 @@ export * from './http/id.pipe';
 export * from './http/paging';
 export * from './http/root-links';
 export * from './http/url.service';
-export * from './http/url-list';
 export { indexRoutes } from './http/route-index';
 export * from './http/upload';
 export * from './http/digest-fields';

@@ -3,7 +3,7 @@ import { AccessLevelsService } from '@dam/access-levels';
 import { AssetFacet, AssetFacetCount } from '@dam/assets';
 import { AssetTypeDefinition, AttributeDefinition, SystemAttribute } from '@dam/attributes';
 import { CategoriesService } from '@dam/categories';
-import { InvalidInput, QueryParams, UrlService } from '@dam/platform';
+import { InvalidInput, parseWholeNumber, QueryParams, UrlService } from '@dam/platform';
 
 export const DEFAULT_FACET_LIMIT = 20;
 export const MAX_FACET_LIMIT = 1000;
@@ -44,11 +44,7 @@ export function parseFacets(params: QueryParams, attributes: AttributeDefinition
 
 export function parseFacetLimit(params: QueryParams): number {
   const raw = params.single('facetLimit');
-  if (raw === undefined) return DEFAULT_FACET_LIMIT;
-  const limit = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_FACET_LIMIT))
-    throw new InvalidInput(`facetLimit must be a whole number from 1 to ${MAX_FACET_LIMIT}`);
-  return limit;
+  return parseWholeNumber(raw, 'facetLimit', { min: 1, max: MAX_FACET_LIMIT }) ?? DEFAULT_FACET_LIMIT;
 }
 
 function facetOf(name: string, attributes: AttributeDefinition[]): AssetFacet {

@@ -1,5 +1,4 @@
 import {
-  BadChunkNumber,
   ChunkTooLarge,
   NotATempFileUrl,
   TempFileNotFound,
@@ -20,7 +19,6 @@ describe('temp chunked file errors keep their wire messages', () => {
     [new NotATempFileUrl('http://x/y'), 'invalid-input', '"http://x/y" is not a temp chunked file URL'],
     [new NotATempFileUrl(42), 'invalid-input', 'the value is not a temp chunked file URL'],
     [new ChunkTooLarge(10), 'too-large', 'a chunk may hold at most 10 bytes'],
-    [new BadChunkNumber(99_999), 'invalid-input', 'the chunk number must be a whole number from 0 to 99999'],
   ])('%p', (error, kind, message) => {
     expect(error.kind).toBe(kind);
     expect(error.message).toBe(message);

@@ -28,10 +28,3 @@ export class ChunkTooLarge extends TooLarge {
     super(`a chunk may hold at most ${max} bytes`);
   }
 }
-
-/** 400: the chunk number in the path is not 0 to `max` in plain digits. */
-export class BadChunkNumber extends InvalidInput {
-  constructor(max: number) {
-    super(`the chunk number must be a whole number from 0 to ${max}`);
-  }
-}

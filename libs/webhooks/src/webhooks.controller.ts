@@ -7,15 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  IdPipe,
-  PagingQuery,
-  readPaging,
-  writePagingHeaders,
-  XmlList,
-  XmlRoot,
-} from '@dam/platform';
+import { ApiPaging, IdPipe, pagedList, Paging, PagingQuery, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { WebhookWriteDto } from './dto/webhook-write.dto';
 import {
@@ -27,6 +19,9 @@ import {
 } from './webhook.mapper';
 import { DeliverySchema, WebhookSchema } from './webhooks.api';
 import { WebhooksService } from './webhooks.service';
+
+/** A webhook's deliveries, a long history: pages of 20 (the first when none is asked for), at most 100. */
+const DELIVERY_PAGES = { pageSize: 20, maxPageSize: 100, firstPageByDefault: true } as const;
 
 /** Outbound webhooks (README "Webhooks", docs/events.md). Admins and the application user only. */
 @ApiTags('webhooks')
@@ -64,9 +59,9 @@ export class WebhooksController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<WebhookRepresentation[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { webhooks, total } = await this.webhooks.list(actor, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.mapper.listUrl(), paging, total);
+    const { webhooks } = await pagedList(query, response, this.mapper.listUrl(), (paging) =>
+      this.webhooks.list(actor, paging),
+    );
     return webhooks.map((webhook) => this.mapper.toWebhook(webhook));
   }
 
@@ -121,9 +116,14 @@ export class WebhooksController {
     @Query() query: PagingQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<DeliveryRepresentation[]> {
-    const paging = readPaging(query, 20, 100) ?? { page: 0, pageSize: 20, offset: 0 };
-    const { deliveries, total } = await this.webhooks.deliveries(actor, id, paging);
-    writePagingHeaders(response, this.mapper.deliveriesUrl(id), paging, total);
+    const load = (paging: Paging) => this.webhooks.deliveries(actor, id, paging);
+    const { deliveries } = await pagedList(
+      query,
+      response,
+      this.mapper.deliveriesUrl(id),
+      load,
+      DELIVERY_PAGES,
+    );
     return deliveries.map((delivery) => this.mapper.toDelivery(delivery));
   }
 }

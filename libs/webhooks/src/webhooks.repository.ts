@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { dateOfDatetime, wholeSeconds } from '@dam/platform';
 import { DataSource } from 'typeorm';
 
 const WEBHOOKS = 'webhooks';
@@ -410,15 +411,8 @@ function toBoolean(raw: unknown): boolean {
   return raw === true || raw === 1 || raw === '1' || raw === 'true';
 }
 
-/** A DATETIME read raw: a Date (MySQL) or 'YYYY-MM-DD HH:mm:ss[.SSS]' in UTC (SQLite). */
+/** A DATETIME read raw (dateOfDatetime), null when the row has none. */
 function toDate(raw: unknown): Date | null {
   if (raw === null || raw === undefined) return null;
-  if (raw instanceof Date) return raw;
-  const text = String(raw);
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
-}
-
-/** DATETIME columns keep no fraction on MariaDB: a time to show is kept to the second. */
-function wholeSeconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+  return dateOfDatetime(raw instanceof Date ? raw : String(raw));
 }

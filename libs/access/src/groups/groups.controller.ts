@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPaging, IdPipe, Paging, urlList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, pagedList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
@@ -23,13 +23,15 @@ export class GroupsController {
   @XmlUrls()
   @ApiPaging()
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
-  list(
+  async list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string[]> {
-    const load = (paging: Paging | undefined) => this.groups.listIds(actor, paging);
-    return urlList(query, response, this.urls.rest('groups'), load, (id) => this.mapper.url(id));
+    const { ids } = await pagedList(query, response, this.urls.rest('groups'), (paging) =>
+      this.groups.listIds(actor, paging),
+    );
+    return ids.map((id) => this.mapper.url(id));
   }
 
   @Post()

@@ -1,15 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import {
-  ApiErrors,
-  ApiPaging,
-  IdPipe,
-  readPaging,
-  UrlService,
-  writePagingHeaders,
-  XmlRoot,
-  XmlUrls,
-} from '@dam/platform';
+import { ApiErrors, ApiPaging, IdPipe, pagedList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';
@@ -37,9 +28,9 @@ export class UsersController {
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string[]> {
-    const paging = readPaging(query, 100, 1000);
-    const { ids, total } = await this.users.listIds(actor, paging);
-    if (paging !== undefined) writePagingHeaders(response, this.urls.rest('users'), paging, total);
+    const { ids } = await pagedList(query, response, this.urls.rest('users'), (paging) =>
+      this.users.listIds(actor, paging),
+    );
     return ids.map((id) => this.mapper.url(id));
   }
 

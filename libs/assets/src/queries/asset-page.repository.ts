@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { dateOfDatetime } from '@dam/platform';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { AssetPage, AssetPageStart, AssetSearchPage } from '../ports/asset-queries.port';
 import { CompiledFilter } from './asset-filter.sql';
@@ -158,8 +159,7 @@ async function keyedRowsWalking(
 function normalisedKey(raw: unknown, sort: ResolvedSort): number | string | null {
   if (raw === null || raw === undefined) return null;
   if (sort.kind === 'addedAt' || sort.kind === 'modifiedAt') {
-    const at = raw instanceof Date ? raw : new Date(`${String(raw).replace(' ', 'T')}Z`);
-    return at.toISOString();
+    return dateOfDatetime(raw instanceof Date ? raw : String(raw)).toISOString();
   }
   if (sort.kind === 'addedBy' || (sort.kind === 'value' && sort.numeric)) return Number(raw);
   return String(raw);

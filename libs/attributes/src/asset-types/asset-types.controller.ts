@@ -1,9 +1,18 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, xmlMapping, XmlRoot, XmlUrls } from '@dam/platform';
+import {
+  ApiPaging,
+  IdPipe,
+  inMemory,
+  pagedList,
+  PagingQuery,
+  UrlService,
+  xmlMapping,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/platform';
 import type { Response } from 'express';
 import { AssetType } from './asset-type';
-import { pageOf } from '../paged-list';
 import { AssetTypesService } from './asset-types.service';
 import { AssetTypeSchema } from '../attributes.api';
 
@@ -32,7 +41,7 @@ export class AssetTypesController {
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.assetTypes.list()).map(({ id }) => this.urls.rest('asset-types', id));
-    return pageOf(urls, query, response, this.urls.rest('asset-types'));
+    return (await pagedList(query, response, this.urls.rest('asset-types'), inMemory(urls))).items;
   }
 
   @Get(':id')

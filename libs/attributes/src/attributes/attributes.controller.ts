@@ -1,9 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, ETagged, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import {
+  ApiPaging,
+  ETagged,
+  IdPipe,
+  inMemory,
+  pagedList,
+  PagingQuery,
+  UrlService,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/platform';
 import type { Response } from 'express';
-import { pageOf } from '../paged-list';
 import { ATTRIBUTE_XML, AttributeMapper, AttributeRepresentation } from './attribute.mapper';
 import { AttributesService } from './attributes.service';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
@@ -26,7 +35,7 @@ export class AttributesController {
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.attributes.list()).map((attribute) => this.mapper.url(attribute.id));
-    return pageOf(urls, query, response, this.urls.rest('attributes'));
+    return (await pagedList(query, response, this.urls.rest('attributes'), inMemory(urls))).items;
   }
 
   @Post()

@@ -1,44 +1,37 @@
+import { buildForest, TreeNode } from '@dam/platform';
 import { KeywordEntity } from '../entities/keyword.entity';
 import { KeywordRows } from './keywords.repository';
 
-export interface KeywordNode {
-  keyword: KeywordEntity;
+/** A keyword in its attribute's tree (platform's tree helper), with its synonyms. */
+export interface KeywordNode extends TreeNode<KeywordEntity> {
   synonyms: string[];
   children: KeywordNode[];
 }
 
-/** The keyword forest: top-level keywords with their descendants, siblings sorted by name. */
+/**
+ * The keyword forest (platform's buildForest): top-level keywords with their descendants, siblings sorted
+ * by name, and every node by id. A keyword whose parent is not among the rows is shown at top level;
+ * rows caught in a cycle (data edited by hand) are left out.
+ */
 export function buildKeywordForest({ keywords, synonyms }: KeywordRows): {
   roots: KeywordNode[];
   byId: Map<number, KeywordNode>;
 } {
   const byId = new Map<number, KeywordNode>();
-  for (const keyword of keywords) {
-    byId.set(keyword.id, {
-      keyword,
-      synonyms: [...(synonyms.get(keyword.id) ?? [])].sort(byText),
-      children: [],
-    });
-  }
-  const roots: KeywordNode[] = [];
-  for (const node of byId.values()) {
-    const parent = node.keyword.parentId === null ? undefined : byId.get(node.keyword.parentId);
-    (parent?.children ?? roots).push(node);
-  }
-  sortByName(roots);
-  return { roots, byId };
+  const dress = ({ item, children }: TreeNode<KeywordEntity>): KeywordNode => {
+    const node: KeywordNode = {
+      item,
+      synonyms: [...(synonyms.get(item.id) ?? [])].sort(byText),
+      children: sortedByName(children.map(dress)),
+    };
+    byId.set(item.id, node);
+    return node;
+  };
+  return { roots: sortedByName(buildForest(keywords).map(dress)), byId };
 }
 
-/** True when `candidateId` is `keywordId` itself or one of its descendants. */
-export function isSelfOrDescendant(node: KeywordNode, candidateId: number): boolean {
-  return (
-    node.keyword.id === candidateId || node.children.some((child) => isSelfOrDescendant(child, candidateId))
-  );
-}
-
-function sortByName(nodes: KeywordNode[]): void {
-  nodes.sort((a, b) => byText(a.keyword.name, b.keyword.name) || a.keyword.id - b.keyword.id);
-  for (const node of nodes) sortByName(node.children);
+function sortedByName(nodes: KeywordNode[]): KeywordNode[] {
+  return nodes.sort((a, b) => byText(a.item.name, b.item.name) || a.item.id - b.item.id);
 }
 
 function byText(a: string, b: string): number {

@@ -24,7 +24,7 @@ export class KeywordMapper {
   }
 
   toRepresentation(node: KeywordNode): KeywordRepresentation {
-    const { keyword } = node;
+    const keyword = node.item;
     return {
       url: this.url(keyword.id),
       id: keyword.id,

@@ -1,8 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
-import { pageOf } from '../paged-list';
+import {
+  ApiPaging,
+  IdPipe,
+  inMemory,
+  pagedList,
+  PagingQuery,
+  UrlService,
+  XmlList,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/platform';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
 import { KEYWORD_XML, KeywordMapper, KeywordRepresentation } from './keyword.mapper';
@@ -42,7 +51,7 @@ export class KeywordsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<string[]> {
     const urls = (await this.keywords.listIds(query.attributeId)).map((id) => this.mapper.url(id));
-    return pageOf(urls, query, response, this.urls.rest('keywords'));
+    return (await pagedList(query, response, this.urls.rest('keywords'), inMemory(urls))).items;
   }
 
   @Post('keywords')
@@ -54,7 +63,7 @@ export class KeywordsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<KeywordRepresentation> {
     const node = await this.keywords.create(actor, request);
-    response.status(201).location(this.mapper.url(node.keyword.id));
+    response.status(201).location(this.mapper.url(node.item.id));
     return this.mapper.toRepresentation(node);
   }
 

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, UnknownResource, parseOptionalId, UrlService } from '@dam/platform';
+import {
+  idsOf,
+  InvalidInput,
+  parseOptionalId,
+  UnknownResource,
+  UrlService,
+  wouldCreateCycle,
+} from '@dam/platform';
 import { requiredText } from '../rules';
 import { AttributeType } from '../attribute-types';
 import { AttributesRepository } from '../attributes/attributes.repository';
@@ -8,7 +15,7 @@ import { attributeNotFound } from '../attributes/attributes.service';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { KeywordEntity } from '../entities/keyword.entity';
 import { KeywordDto } from './dto/keyword.dto';
-import { buildKeywordForest, isSelfOrDescendant, KeywordNode } from './keyword-tree';
+import { buildKeywordForest, KeywordNode } from './keyword-tree';
 import { duplicateKeyword, KeywordsRepository } from './keywords.repository';
 
 const WHAT = 'keywords';
@@ -38,13 +45,7 @@ export class KeywordsService {
     const { roots } = buildKeywordForest(
       await this.keywords.findWithSynonyms(parseOptionalId(rawAttributeId, 'attributeId')),
     );
-    const ids: number[] = [];
-    const visit = (node: KeywordNode): void => {
-      ids.push(node.keyword.id);
-      node.children.forEach(visit);
-    };
-    roots.forEach(visit);
-    return ids;
+    return idsOf(roots);
   }
 
   async get(id: number): Promise<KeywordNode> {
@@ -90,7 +91,8 @@ export class KeywordsService {
     if (changes.name !== undefined) keyword.name = validName(changes.name);
     if (changes.parent !== undefined) {
       const parentId = await this.parentIdOf(changes.parent, keyword.attributeId);
-      if (parentId !== null && isSelfOrDescendant(await this.nodeOf(keyword), parentId)) {
+      const { keywords } = await this.keywords.findWithSynonyms(keyword.attributeId);
+      if (wouldCreateCycle(keywords, keyword.id, parentId)) {
         throw new InvalidInput('a keyword cannot be placed below itself or one of its descendants');
       }
       keyword.parentId = parentId;

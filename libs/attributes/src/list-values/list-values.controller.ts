@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
+import { IdPipe, inMemory, pagedList, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
-import { pageOf } from '../paged-list';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
 import { LIST_VALUE_XML, ListValueMapper, ListValueRepresentation } from './list-value.mapper';
 import { ListValuesService } from './list-values.service';
@@ -66,7 +65,8 @@ export class ListAttributeValuesController {
     const values = (await this.values.list(query.attributeId)).map((value) =>
       this.mapper.toRepresentation(value),
     );
-    return pageOf(values, query, response, this.urls.rest('list-attribute-values'));
+    return (await pagedList(query, response, this.urls.rest('list-attribute-values'), inMemory(values)))
+      .items;
   }
 
   @Post()

@@ -3,6 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import { dateOfDatetime } from '../database/datetime';
 import { DomainEvent, OutboxEvent } from './domain-event';
 
 const TABLE = 'domain_events';
@@ -125,7 +126,7 @@ export class DomainEvents implements OnModuleInit {
       events: rows.map((row) => ({
         eventId: row.event_id,
         type: row.type,
-        occurredAt: toDate(row.occurred_at),
+        occurredAt: dateOfDatetime(row.occurred_at),
         data: JSON.parse(row.data) as Record<string, unknown>,
       })),
     };
@@ -190,9 +191,4 @@ export class DomainEvents implements OnModuleInit {
       }
     });
   }
-}
-
-function toDate(value: Date | string): Date {
-  if (value instanceof Date) return value;
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
 }

@@ -54,7 +54,7 @@ export function ApiRedirect(description: string, status = 303): MethodDecorator 
   });
 }
 
-/** `?page=&pageSize=` of `readPaging`; a paged answer carries `X-Total-Count` and `Link`. */
+/** `?page=&pageSize=` of `pagedList`; a paged answer carries `X-Total-Count` and `Link`. */
 export function ApiPaging(): MethodDecorator {
   return applyDecorators(
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 0 } }),

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { InvalidInput } from './domain-errors';
+import { parseWholeNumber } from './parsers';
 
 export interface Paging {
   page: number;
@@ -13,8 +14,9 @@ export interface PagingQuery {
 }
 
 /**
- * Optional `page` (0-based) and `pageSize` query parameters of list resources. Returns undefined when
- * the client asked for no paging, so the list keeps its plain-array, everything-at-once shape.
+ * Optional `page` (0-based) and `pageSize` query parameters of list resources (pagedList; the asset
+ * search, whose links differ, reads them alone). Returns undefined when the client asked for no paging,
+ * so the list keeps its plain-array, everything-at-once shape.
  */
 export function readPaging(
   query: PagingQuery,
@@ -22,14 +24,71 @@ export function readPaging(
   maxPageSize: number,
 ): Paging | undefined {
   if (query.page === undefined && query.pageSize === undefined) return undefined;
-  const page = readWholeNumber(query.page, 'page', 0, 0);
-  const pageSize = readWholeNumber(query.pageSize, 'pageSize', defaultPageSize, 1);
+  const page = parseWholeNumber(query.page, 'page', { min: 0 }) ?? 0;
+  const pageSize = parseWholeNumber(query.pageSize, 'pageSize', { min: 1 }) ?? defaultPageSize;
   if (pageSize > maxPageSize) throw new InvalidInput(`pageSize must be at most ${maxPageSize}`);
   return { page, pageSize, offset: page * pageSize };
 }
 
+/** How a list pages: its default and largest page sizes, and what it answers when the client asks for none. */
+export interface ListPaging {
+  pageSize: number;
+  maxPageSize: number;
+  /** Without `page`/`pageSize`, the first page (a long history), rather than everything. */
+  firstPageByDefault?: boolean;
+}
+
+/** The lists of DESIGN §3: pages of 100 by default, at most 1000, everything when not asked to page. */
+const LIST_PAGING: ListPaging = { pageSize: 100, maxPageSize: 1000 };
+
+/**
+ * The one way a list resource pages: `load` reads the page the client asked for with `page`/`pageSize`,
+ * or everything when it asked for none (the plain-array shape), with the total; a paged answer carries
+ * X-Total-Count and Link. Answers what `load` did.
+ */
+export async function pagedList<P extends { total: number }>(
+  query: PagingQuery,
+  response: Response,
+  listUrl: string,
+  load: (paging: Paging) => P | Promise<P>,
+  sizes: ListPaging & { firstPageByDefault: true },
+): Promise<P>;
+export async function pagedList<P extends { total: number }>(
+  query: PagingQuery,
+  response: Response,
+  listUrl: string,
+  load: (paging: Paging | undefined) => P | Promise<P>,
+  sizes?: ListPaging,
+): Promise<P>;
+export async function pagedList<P extends { total: number }>(
+  query: PagingQuery,
+  response: Response,
+  listUrl: string,
+  load: ((paging: Paging) => P | Promise<P>) | ((paging: Paging | undefined) => P | Promise<P>),
+  sizes: ListPaging = LIST_PAGING,
+): Promise<P> {
+  const asked = readPaging(query, sizes.pageSize, sizes.maxPageSize);
+  const firstPage =
+    sizes.firstPageByDefault === true ? { page: 0, pageSize: sizes.pageSize, offset: 0 } : undefined;
+  const paging = asked ?? firstPage;
+  // `paging` is undefined only for lists without firstPageByDefault, whose `load` accepts it (overloads).
+  const loaded = await (load as (paging: Paging | undefined) => P | Promise<P>)(paging);
+  if (paging !== undefined) writePagingHeaders(response, listUrl, paging, loaded.total);
+  return loaded;
+}
+
+/** A list held in memory (small configuration lists), as pagedList loads it: the page, and the total. */
+export function inMemory<T>(
+  items: readonly T[],
+): (paging: Paging | undefined) => { items: T[]; total: number } {
+  return (paging) => ({
+    items: paging === undefined ? [...items] : items.slice(paging.offset, paging.offset + paging.pageSize),
+    total: items.length,
+  });
+}
+
 /** X-Total-Count, and a Link header with first/prev/next/last relations. */
-export function writePagingHeaders(response: Response, listUrl: string, paging: Paging, total: number): void {
+function writePagingHeaders(response: Response, listUrl: string, paging: Paging, total: number): void {
   response.setHeader('X-Total-Count', String(total));
   const lastPage = Math.max(0, Math.ceil(total / paging.pageSize) - 1);
   const link = (page: number, rel: string): string => {
@@ -43,13 +102,4 @@ export function writePagingHeaders(response: Response, listUrl: string, paging: 
   if (paging.page < lastPage) links.push(link(paging.page + 1, 'next'));
   links.push(link(lastPage, 'last'));
   response.setHeader('Link', links.join(', '));
-}
-
-function readWholeNumber(raw: unknown, name: string, fallback: number, min: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new InvalidInput(`${name} must be a whole number of at least ${min}`);
-  }
-  return value;
 }

@@ -38,6 +38,42 @@ export function parsePositiveId(raw: unknown, name: string): number {
   return id;
 }
 
+/** Where a whole number may lie: from `min`, to `max` when given. `json`: sent as a JSON number. */
+export interface WholeNumberBounds {
+  min: number;
+  max?: number;
+  /** A JSON body's number (7.0 is 7; a string is refused), rather than plain digits in a query or path. */
+  json?: boolean;
+}
+
+/**
+ * An optional whole number within `bounds`: in a query, a form or a path, plain digits (no sign,
+ * fraction, exponent or `0x`); in a JSON body (`json`), a number. Absent is undefined (in a JSON body
+ * '' is not absent but refused); anything else outside the bounds is "<name> must be a whole number
+ * from <min> to <max>" (or "of at least <min>").
+ */
+export function parseWholeNumber(raw: unknown, name: string, bounds: WholeNumberBounds): number | undefined {
+  if (raw === undefined || raw === null || (raw === '' && bounds.json !== true)) return undefined;
+  return requireWholeNumber(raw, name, bounds);
+}
+
+/** A whole number within `bounds` that must be there (parseWholeNumber, absent refused alike). */
+export function requireWholeNumber(raw: unknown, name: string, bounds: WholeNumberBounds): number {
+  const { min, max, json = false } = bounds;
+  const value = json
+    ? typeof raw === 'number'
+      ? raw
+      : NaN
+    : typeof raw === 'string' && /^\d{1,9}$/.test(raw)
+      ? Number(raw)
+      : NaN;
+  if (!Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new InvalidInput(`${name} must be a whole number ${range}`);
+  }
+  return value;
+}
+
 /** True when `id` could name a row (a path segment already parsed as a number). */
 export function isValidId(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;

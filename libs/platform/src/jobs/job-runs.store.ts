@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { dateOfDatetime, wholeSeconds } from '../database/datetime';
 import type { JobSummary } from './maintenance-job';
 
 const TABLE = 'job_runs';
@@ -185,7 +186,7 @@ export class JobRunsStore {
       .where("r.job IN (:...jobs) AND r.status = 'succeeded'", { jobs })
       .groupBy('r.job')
       .getRawMany<{ job: string; finished_at: Date | string | null }>();
-    for (const row of rows) if (row.finished_at !== null) ended.set(row.job, toDate(row.finished_at));
+    for (const row of rows) if (row.finished_at !== null) ended.set(row.job, dateOfDatetime(row.finished_at));
     return ended;
   }
 
@@ -206,7 +207,7 @@ export class JobRunsStore {
       .where('l.name IN (:...names)', { names })
       .getRawMany<{ name: string; holder: string; expires_at: Date | string }>();
     for (const row of rows) {
-      leases.set(row.name, { name: row.name, holder: row.holder, expiresAt: toDate(row.expires_at) });
+      leases.set(row.name, { name: row.name, holder: row.holder, expiresAt: dateOfDatetime(row.expires_at) });
     }
     return leases;
   }
@@ -273,21 +274,10 @@ function toRun(row: RawRun): JobRun {
     dryRun: row.dry_run === true || Number(row.dry_run) === 1,
     trigger: row.trigger_kind,
     holder: row.holder,
-    queuedAt: toDate(row.queued_at),
-    startedAt: row.started_at === null ? null : toDate(row.started_at),
-    finishedAt: row.finished_at === null ? null : toDate(row.finished_at),
+    queuedAt: dateOfDatetime(row.queued_at),
+    startedAt: row.started_at === null ? null : dateOfDatetime(row.started_at),
+    finishedAt: row.finished_at === null ? null : dateOfDatetime(row.finished_at),
     summary: row.summary === null ? null : (JSON.parse(row.summary) as JobSummary),
     error: row.error,
   };
-}
-
-/** mysql2 answers Dates (timezone Z); better-sqlite3 the UTC text TypeORM wrote (`YYYY-MM-DD HH:MM:SS.mmm`). */
-function toDate(value: Date | string): Date {
-  if (value instanceof Date) return value;
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
-}
-
-/** A DATETIME keeps whole seconds on MariaDB: store the same on both databases. */
-function wholeSeconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }

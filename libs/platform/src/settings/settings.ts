@@ -7,7 +7,8 @@ const TABLE = 'settings';
 
 /**
  * Small named values kept in the `settings` table (platform's), such as the cursor a maintenance job
- * resumes from. Names are namespaced by their user (`verify-integrity.cursor`).
+ * resumes from or the URL signing secret: the one reader and writer of that table. Names are namespaced
+ * by their user (`verify-integrity.cursor`).
  */
 @Injectable()
 export class Settings {
@@ -23,11 +24,30 @@ export class Settings {
     return row?.value;
   }
 
+  /**
+   * The value of `name`, set to `create()` first when it has none. Instances starting together agree:
+   * the first insert wins and the others read its value.
+   */
+  async getOrCreate(name: string, create: () => string): Promise<string> {
+    const existing = await this.get(name);
+    if (existing !== undefined) return existing;
+    const value = create();
+    try {
+      await this.insert(name, value);
+      return value;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await this.get(name);
+      if (winner === undefined) throw error;
+      return winner;
+    }
+  }
+
   async set(name: string, value: string): Promise<void> {
     const exists = (await this.get(name)) !== undefined;
     if (!exists) {
       try {
-        await this.dataSource.createQueryBuilder().insert().into(TABLE).values({ name, value }).execute();
+        await this.insert(name, value);
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error; // another instance inserted it first: update it
@@ -39,5 +59,9 @@ export class Settings {
       .set({ value })
       .where('name = :name', { name })
       .execute();
+  }
+
+  private async insert(name: string, value: string): Promise<void> {
+    await this.dataSource.createQueryBuilder().insert().into(TABLE).values({ name, value }).execute();
   }
 }

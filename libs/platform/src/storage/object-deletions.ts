@@ -3,6 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { wholeSeconds } from '../database/datetime';
 import { LeaseService } from '../jobs/lease.service';
 import { ObjectStorage } from './object-storage.port';
 
@@ -209,11 +210,6 @@ export class ObjectDeletions implements OnApplicationBootstrap {
       .execute();
     return true;
   }
-}
-
-/** DATETIME columns keep no fraction (MariaDB truncates it): round down, so a row is due as early as meant. */
-function wholeSeconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
 
 function describe(error: unknown): string {

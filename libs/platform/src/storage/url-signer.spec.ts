@@ -1,18 +1,19 @@
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { Settings } from '../settings/settings';
 import { UrlSigner } from './url-signer';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const IN_AN_HOUR = Math.floor(Date.now() / 1000) + 3600;
 
-/** A DataSource that is never connected: the configured secret means it is never queried. */
-function unusedDataSource(): DataSource {
-  return new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+/** Settings on a DataSource that is never connected: the configured secret means it is never queried. */
+function unusedSettings(): Settings {
+  return new Settings(new DataSource({ type: 'better-sqlite3', database: ':memory:' }));
 }
 
 async function signer(env: Record<string, string> = {}): Promise<UrlSigner> {
   const config = AppConfig.fromEnv({ DAM_URL_SIGNING_SECRET: SECRET, ...env });
-  const instance = new UrlSigner(config, unusedDataSource());
+  const instance = new UrlSigner(config, unusedSettings());
   await instance.onModuleInit();
   return instance;
 }
@@ -156,9 +157,9 @@ describe('UrlSigner', () => {
     it('is generated once and shared by instances booting together', async () => {
       const config = AppConfig.fromEnv({});
       const instances = [
-        new UrlSigner(config, dataSource),
-        new UrlSigner(config, dataSource),
-        new UrlSigner(config, dataSource),
+        new UrlSigner(config, new Settings(dataSource)),
+        new UrlSigner(config, new Settings(dataSource)),
+        new UrlSigner(config, new Settings(dataSource)),
       ];
       await Promise.all(instances.map((instance) => instance.onModuleInit()));
       const rows = (await dataSource.query('SELECT name, value FROM settings')) as Array<{
@@ -175,10 +176,10 @@ describe('UrlSigner', () => {
 
     it('survives a restart', async () => {
       const config = AppConfig.fromEnv({});
-      const before = new UrlSigner(config, dataSource);
+      const before = new UrlSigner(config, new Settings(dataSource));
       await before.onModuleInit();
       const signed = before.sign(url, IN_AN_HOUR);
-      const after = new UrlSigner(config, dataSource);
+      const after = new UrlSigner(config, new Settings(dataSource));
       await after.onModuleInit();
       expect(after.verify(signed)).toBe('valid');
     });
@@ -187,15 +188,13 @@ describe('UrlSigner', () => {
       const winner = 'w'.repeat(43);
       await dataSource.query("INSERT INTO settings (name, value) VALUES ('url_signing_secret', ?)", [winner]);
       // The race: this instance's first read happened before the winner's insert, so it finds nothing.
-      const query = dataSource.query.bind(dataSource);
+      const settings = new Settings(dataSource);
+      const get = settings.get.bind(settings);
       let reads = 0;
       jest
-        .spyOn(dataSource, 'query')
-        .mockImplementation(async (sql: string, parameters?: Parameters<DataSource['query']>[1]) => {
-          if (sql.startsWith('SELECT') && reads++ === 0) return [];
-          return query(sql, parameters);
-        });
-      const loser = new UrlSigner(AppConfig.fromEnv({}), dataSource);
+        .spyOn(settings, 'get')
+        .mockImplementation(async (name: string) => (reads++ === 0 ? undefined : get(name)));
+      const loser = new UrlSigner(AppConfig.fromEnv({}), settings);
       await loser.onModuleInit();
       expect(reads).toBe(2);
       const reference = await signer({ DAM_URL_SIGNING_SECRET: winner });
@@ -203,7 +202,10 @@ describe('UrlSigner', () => {
     });
 
     it('prefers DAM_URL_SIGNING_SECRET and leaves the table alone', async () => {
-      const configured = new UrlSigner(AppConfig.fromEnv({ DAM_URL_SIGNING_SECRET: SECRET }), dataSource);
+      const configured = new UrlSigner(
+        AppConfig.fromEnv({ DAM_URL_SIGNING_SECRET: SECRET }),
+        new Settings(dataSource),
+      );
       await configured.onModuleInit();
       expect(await dataSource.query('SELECT * FROM settings')).toEqual([]);
       expect(configured.verify((await signer()).sign(url, IN_AN_HOUR))).toBe('valid');

@@ -1,9 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { isUniqueViolation } from '../database/database-errors';
+import { Settings } from '../settings/settings';
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
@@ -28,11 +26,15 @@ export class UrlSigner implements OnModuleInit {
 
   constructor(
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly settings: Settings,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.secret = Buffer.from(this.config.urlSigningSecret ?? (await this.loadOrCreateSecret()), 'utf8');
+    // Another instance booting at the same time may create it first: every instance then uses that one.
+    const secret =
+      this.config.urlSigningSecret ??
+      (await this.settings.getOrCreate(SECRET_SETTING, () => randomBytes(32).toString('base64url')));
+    this.secret = Buffer.from(secret, 'utf8');
   }
 
   /** The URL (absolute, or a path with query) with `timestamp` and `key` set. */
@@ -101,36 +103,5 @@ export class UrlSigner implements OnModuleInit {
       .split('/')
       .map((segment) => encodeURIComponent(decodeURIComponent(segment)))
       .join('/');
-  }
-
-  private async loadOrCreateSecret(): Promise<string> {
-    const existing = await this.readSetting();
-    if (existing !== undefined) return existing;
-    const generated = randomBytes(32).toString('base64url');
-    try {
-      await this.dataSource.query(
-        `INSERT INTO settings (${this.column('name')}, ${this.column('value')}) VALUES (?, ?)`,
-        [SECRET_SETTING, generated],
-      );
-      return generated;
-    } catch (error) {
-      // Another instance booting at the same time won: use its secret.
-      if (!isUniqueViolation(error)) throw error;
-      const winner = await this.readSetting();
-      if (winner === undefined) throw error;
-      return winner;
-    }
-  }
-
-  private async readSetting(): Promise<string | undefined> {
-    const rows = (await this.dataSource.query(
-      `SELECT ${this.column('value')} AS secret FROM settings WHERE ${this.column('name')} = ?`,
-      [SECRET_SETTING],
-    )) as Array<{ secret: string }>;
-    return rows[0]?.secret;
-  }
-
-  private column(name: string): string {
-    return this.dataSource.driver.escape(name);
   }
 }

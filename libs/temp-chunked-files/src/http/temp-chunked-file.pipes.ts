@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import { requireWholeNumber } from '@dam/platform';
 import type { Request } from 'express';
-import { BadChunkNumber, TempFileNotFound } from '../temp-chunked-file-errors';
+import { TempFileNotFound } from '../temp-chunked-file-errors';
 import { isTempFileId, MAX_CHUNK_INDEX } from '../temp-file-id';
 
 /** A temp file id in a path: anything but a lowercase UUID v4 names no temp file (404). */
@@ -13,11 +14,7 @@ export class TempFileIdPipe implements PipeTransform<string, string> {
 }
 
 export function parseChunkIndex(raw: unknown): number {
-  const index = typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(index) || index > MAX_CHUNK_INDEX) {
-    throw new BadChunkNumber(MAX_CHUNK_INDEX);
-  }
-  return index;
+  return requireWholeNumber(raw, 'the chunk number', { min: 0, max: MAX_CHUNK_INDEX });
 }
 
 /**

@@ -1,6 +1,6 @@
-import { InvalidInput, PagingQuery } from '@dam/platform';
 import type { Response } from 'express';
-import { pageOf } from './paged-list';
+import { InvalidInput } from './domain-errors';
+import { inMemory, PagingQuery, pagedList } from './paging';
 
 const LIST_URL = 'https://dam.example/rest/attributes';
 const ITEMS = ['a', 'b', 'c', 'd', 'e'];
@@ -11,14 +11,14 @@ function fakeResponse() {
   return { response: response as unknown as Response, headers };
 }
 
-function page(query: PagingQuery, items: string[] = ITEMS) {
+async function page(query: PagingQuery, items: string[] = ITEMS) {
   const { response, headers } = fakeResponse();
-  return { items: pageOf(items, query, response, LIST_URL), headers };
+  return { items: (await pagedList(query, response, LIST_URL, inMemory(items))).items, headers };
 }
 
-describe('pageOf (DESIGN §3 list paging, in memory)', () => {
-  it('returns the whole list, with no paging headers, when neither page nor pageSize is sent', () => {
-    const { items, headers } = page({});
+describe('pagedList (DESIGN §3 list paging), of a list in memory', () => {
+  it('returns the whole list, with no paging headers, when neither page nor pageSize is sent', async () => {
+    const { items, headers } = await page({});
     expect(items).toEqual(ITEMS);
     expect(headers.size).toBe(0);
   });
@@ -33,16 +33,16 @@ describe('pageOf (DESIGN §3 list paging, in memory)', () => {
     [{ pageSize: '3' }, ['a', 'b', 'c']],
     [{ page: '0' }, ITEMS],
     [{ page: '1' }, []],
-  ])('query %j gives %j', (query, expected) => {
-    expect(page(query).items).toEqual(expected);
+  ])('query %j gives %j', async (query, expected) => {
+    expect((await page(query)).items).toEqual(expected);
   });
 
-  it('counts the whole list in X-Total-Count, not the page', () => {
-    expect(page({ page: '1', pageSize: '2' }).headers.get('X-Total-Count')).toBe('5');
+  it('counts the whole list in X-Total-Count, not the page', async () => {
+    expect((await page({ page: '1', pageSize: '2' })).headers.get('X-Total-Count')).toBe('5');
   });
 
-  it('links the first, previous, next and last pages with absolute URLs', () => {
-    const link = page({ page: '1', pageSize: '2' }).headers.get('Link') ?? '';
+  it('links the first, previous, next and last pages with absolute URLs', async () => {
+    const link = (await page({ page: '1', pageSize: '2' })).headers.get('Link') ?? '';
     const relations = Object.fromEntries(
       [...link.matchAll(/<([^>]+)>; rel="(\w+)"/g)].map(([, url, rel]) => [rel, new URL(url)]),
     );
@@ -57,8 +57,8 @@ describe('pageOf (DESIGN §3 list paging, in memory)', () => {
     }
   });
 
-  it('pages an empty list as one empty page', () => {
-    const { items, headers } = page({ page: '0', pageSize: '10' }, []);
+  it('pages an empty list as one empty page', async () => {
+    const { items, headers } = await page({ page: '0', pageSize: '10' }, []);
     expect(items).toEqual([]);
     expect(headers.get('X-Total-Count')).toBe('0');
   });
@@ -69,9 +69,11 @@ describe('pageOf (DESIGN §3 list paging, in memory)', () => {
     [{ page: '-1' }, 'page must be a whole number of at least 0'],
     [{ page: 'two' }, 'page must be a whole number of at least 0'],
     [{ page: '1.5', pageSize: '2' }, 'page must be a whole number of at least 0'],
-  ])('rejects %j with a 400: %s', (query, message) => {
+  ])('rejects %j with a 400: %s', async (query, message) => {
     const { response } = fakeResponse();
-    expect(() => pageOf(ITEMS, query, response, LIST_URL)).toThrow(new InvalidInput(message));
-    expect(() => pageOf(ITEMS, query, response, LIST_URL)).toThrow(InvalidInput);
+    const load = jest.fn(inMemory(ITEMS));
+    await expect(pagedList(query, response, LIST_URL, load)).rejects.toThrow(new InvalidInput(message));
+    await expect(pagedList(query, response, LIST_URL, load)).rejects.toThrow(InvalidInput);
+    expect(load).not.toHaveBeenCalled();
   });
 });
