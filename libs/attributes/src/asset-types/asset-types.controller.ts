@@ -3,7 +3,6 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiPaging,
   IdPipe,
-  inMemory,
   pagedList,
   PagingQuery,
   UrlService,
@@ -41,7 +40,7 @@ export class AssetTypesController {
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.assetTypes.list()).map(({ id }) => this.urls.rest('asset-types', id));
-    return (await pagedList(query, response, this.urls.rest('asset-types'), inMemory(urls))).items;
+    return pagedList(query, response, this.urls.rest('asset-types'), urls);
   }
 
   @Get(':id')

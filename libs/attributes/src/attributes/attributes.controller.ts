@@ -5,7 +5,6 @@ import {
   ApiPaging,
   ETagged,
   IdPipe,
-  inMemory,
   pagedList,
   PagingQuery,
   UrlService,
@@ -35,7 +34,7 @@ export class AttributesController {
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.attributes.list()).map((attribute) => this.mapper.url(attribute.id));
-    return (await pagedList(query, response, this.urls.rest('attributes'), inMemory(urls))).items;
+    return pagedList(query, response, this.urls.rest('attributes'), urls);
   }
 
   @Post()

@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  IdPipe,
-  inMemory,
-  pagedList,
-  PagingQuery,
-  UrlService,
-  XmlRoot,
-  XmlUrls,
-} from '@dam/platform';
+import { ApiPaging, IdPipe, pagedList, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { DISPLAY_GROUP_XML, DisplayGroupMapper, DisplayGroupRepresentation } from './display-group.mapper';
 import { DisplayGroupsService } from './display-groups.service';
@@ -35,8 +26,7 @@ export class DisplayGroupsController {
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.groups.list()).map((group) => this.mapper.url(group.group.id));
-    return (await pagedList(query, response, this.urls.rest('display-attribute-groups'), inMemory(urls)))
-      .items;
+    return pagedList(query, response, this.urls.rest('display-attribute-groups'), urls);
   }
 
   @Post()

@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  IdPipe,
-  inMemory,
-  pagedList,
-  PagingQuery,
-  UrlService,
-  XmlRoot,
-  XmlUrls,
-} from '@dam/platform';
+import { ApiPaging, IdPipe, pagedList, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import type { Response } from 'express';
 import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
 import {
@@ -38,7 +29,7 @@ export class EmbeddedDataMappingsController {
   @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.mappings.list()).map((mapping) => this.mapper.url(mapping.mapping.id));
-    return (await pagedList(query, response, this.urls.rest('embedded-data-mappings'), inMemory(urls))).items;
+    return pagedList(query, response, this.urls.rest('embedded-data-mappings'), urls);
   }
 
   @Post()

@@ -4,7 +4,6 @@ import { Actor, ActorUser } from '@dam/access';
 import {
   ApiPaging,
   IdPipe,
-  inMemory,
   pagedList,
   PagingQuery,
   UrlService,
@@ -51,7 +50,7 @@ export class KeywordsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<string[]> {
     const urls = (await this.keywords.listIds(query.attributeId)).map((id) => this.mapper.url(id));
-    return (await pagedList(query, response, this.urls.rest('keywords'), inMemory(urls))).items;
+    return pagedList(query, response, this.urls.rest('keywords'), urls);
   }
 
   @Post('keywords')

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, inMemory, pagedList, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
+import { IdPipe, pagedList, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
 import type { Response } from 'express';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
 import { LIST_VALUE_XML, ListValueMapper, ListValueRepresentation } from './list-value.mapper';
@@ -65,8 +65,7 @@ export class ListAttributeValuesController {
     const values = (await this.values.list(query.attributeId)).map((value) =>
       this.mapper.toRepresentation(value),
     );
-    return (await pagedList(query, response, this.urls.rest('list-attribute-values'), inMemory(values)))
-      .items;
+    return pagedList(query, response, this.urls.rest('list-attribute-values'), values);
   }
 
   @Post()

@@ -41,46 +41,59 @@ export interface ListPaging {
 /** The lists of DESIGN §3: pages of 100 by default, at most 1000, everything when not asked to page. */
 const LIST_PAGING: ListPaging = { pageSize: 100, maxPageSize: 1000 };
 
+/** What a loader reads: a page of a list (or all of it when `paging` is undefined) and the total. */
+type Loaded = { total: number };
+
 /**
  * The one way a list resource pages: `load` reads the page the client asked for with `page`/`pageSize`,
  * or everything when it asked for none (the plain-array shape), with the total; a paged answer carries
- * X-Total-Count and Link. Answers what `load` did.
+ * X-Total-Count and Link. Answers what `load` did; given the whole list in memory (small configuration
+ * lists), answers its page.
  */
-export async function pagedList<P extends { total: number }>(
+export async function pagedList<T>(
+  query: PagingQuery,
+  response: Response,
+  listUrl: string,
+  items: readonly T[],
+): Promise<T[]>;
+export async function pagedList<P extends Loaded>(
   query: PagingQuery,
   response: Response,
   listUrl: string,
   load: (paging: Paging) => P | Promise<P>,
   sizes: ListPaging & { firstPageByDefault: true },
 ): Promise<P>;
-export async function pagedList<P extends { total: number }>(
+export async function pagedList<P extends Loaded>(
   query: PagingQuery,
   response: Response,
   listUrl: string,
   load: (paging: Paging | undefined) => P | Promise<P>,
   sizes?: ListPaging,
 ): Promise<P>;
-export async function pagedList<P extends { total: number }>(
+export async function pagedList(
   query: PagingQuery,
   response: Response,
   listUrl: string,
-  load: ((paging: Paging) => P | Promise<P>) | ((paging: Paging | undefined) => P | Promise<P>),
+  source: readonly unknown[] | ((paging: Paging) => Loaded | Promise<Loaded>),
   sizes: ListPaging = LIST_PAGING,
-): Promise<P> {
+): Promise<unknown> {
+  if (isList(source)) return (await pagedList(query, response, listUrl, inMemory(source))).items;
   const asked = readPaging(query, sizes.pageSize, sizes.maxPageSize);
   const firstPage =
     sizes.firstPageByDefault === true ? { page: 0, pageSize: sizes.pageSize, offset: 0 } : undefined;
   const paging = asked ?? firstPage;
   // `paging` is undefined only for lists without firstPageByDefault, whose `load` accepts it (overloads).
-  const loaded = await (load as (paging: Paging | undefined) => P | Promise<P>)(paging);
+  const loaded = await (source as (paging: Paging | undefined) => Loaded | Promise<Loaded>)(paging);
   if (paging !== undefined) writePagingHeaders(response, listUrl, paging, loaded.total);
   return loaded;
 }
 
-/** A list held in memory (small configuration lists), as pagedList loads it: the page, and the total. */
-export function inMemory<T>(
-  items: readonly T[],
-): (paging: Paging | undefined) => { items: T[]; total: number } {
+function isList(source: unknown): source is readonly unknown[] {
+  return Array.isArray(source);
+}
+
+/** A list held in memory, loaded as pagedList loads a page: the page, and the total. */
+function inMemory<T>(items: readonly T[]): (paging: Paging | undefined) => { items: T[]; total: number } {
   return (paging) => ({
     items: paging === undefined ? [...items] : items.slice(paging.offset, paging.offset + paging.pageSize),
     total: items.length,
