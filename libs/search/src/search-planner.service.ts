@@ -67,12 +67,16 @@ export class SearchPlanner {
       );
     }
     if (needsLevels) {
+      // A level the viewer may not view is refused as one that does not exist: the same 400, so the
+      // answer never tells which hidden ids exist (sub-levels, hidden or not, still expand).
+      const viewable = visibleTo === undefined ? undefined : (id: number) => visibleTo.grants.has(id, 'view');
       filter.accessLevelIds = expandedIds(
         levelLinks,
         criteria.permissionCategoryIds,
         implicit,
         'permissionCategoryForm.categoryIds',
         'access level',
+        viewable,
       );
     }
     if (criteria.keywords !== undefined) {
@@ -174,9 +178,13 @@ export function expandedIds(
   implicit: boolean,
   parameter: string,
   what: string,
+  /** When given, an id it refuses is answered as one that names nothing. */
+  viewable: (id: number) => boolean = () => true,
 ): number[] {
   const known = new Set(links.map((link) => link.id));
-  for (const id of ids) if (!known.has(id)) throw new InvalidInput(`${parameter} ${id} names no ${what}`);
+  for (const id of ids) {
+    if (!known.has(id) || !viewable(id)) throw new InvalidInput(`${parameter} ${id} names no ${what}`);
+  }
   if (!implicit) return ids;
   const result = new Set<number>();
   for (const id of ids) for (const found of subtreeIds(links, id)) result.add(found);
