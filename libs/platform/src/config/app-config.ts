@@ -90,6 +90,8 @@ export class AppConfig {
   logFormat: LogFormat;
   /** DAM_METRICS_TOKEN: when set, `GET /metrics` needs it as a bearer token; otherwise it is public. */
   metricsToken: string | undefined;
+  /** DAM_USERNAME_CHARACTERS: `latin` (letters of the Latin script, 0-9, email symbols) or `any`. */
+  usernameCharacters: 'latin' | 'any';
   /** DAM_LOGIN_MAX_FAILURES failed password grants for one username, or from one address, within ... */
   loginMaxFailures: number;
   /** ... DAM_LOGIN_WINDOW_SECONDS answer 429 to further password grants until that window has passed. */
@@ -199,6 +201,7 @@ export class AppConfig {
     config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
     config.logFormat = read.oneOf('DAM_LOG_FORMAT', ['json', 'pretty'] as const, defaultLogFormat());
     config.metricsToken = read.optionalString('DAM_METRICS_TOKEN');
+    config.usernameCharacters = read.oneOf('DAM_USERNAME_CHARACTERS', ['latin', 'any'] as const, 'latin');
     config.loginMaxFailures = read.integer('DAM_LOGIN_MAX_FAILURES', 10, 1, 1_000_000);
     config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
     config.rateLimitPerMinute =
