@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
+  declaredLength,
   ApiBinaryBody,
   ApiErrors,
   ApiRedirect,
@@ -64,6 +65,7 @@ export class AssetContentController {
       copyTempFile: headers['x-copy-temp-chunked-file'] as string | undefined,
       extractEmbeddedData,
       reprDigest: headers['repr-digest'],
+      declaredLength: declaredLength(request),
     });
     response.setHeader('Repr-Digest', sha256DigestField(stored.sha256));
   }

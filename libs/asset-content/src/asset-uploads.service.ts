@@ -13,6 +13,7 @@ import {
 } from '@dam/assets';
 import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
 import {
+  AppConfig,
   DigestCheck,
   DomainEvents,
   InvalidInput,
@@ -26,6 +27,7 @@ import {
   sizeLimited,
   StoredObject,
   uploadFilenameOrThrow,
+  UploadTooLarge,
   UrlService,
 } from '@dam/platform';
 import { TempChunkedFilesService } from '@dam/temp-chunked-files';
@@ -53,6 +55,8 @@ export interface ContentUpload {
   extractEmbeddedData?: unknown;
   /** `Repr-Digest` (RFC 9530): the SHA-256 the whole content must have. */
   reprDigest?: string | string[];
+  /** `Content-Length`, when the client announced one: past DAM_MAX_UPLOAD_BYTES, 413 before any byte. */
+  declaredLength?: number;
 }
 
 /** Where the bytes of an upload come from: the body, the chunks of a temp file, a finished tus upload. */
@@ -99,6 +103,7 @@ export class AssetUploadsService implements OnModuleInit {
     private readonly deletions: ObjectDeletions,
     private readonly events: DomainEvents,
     private readonly urls: UrlService,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -111,6 +116,9 @@ export class AssetUploadsService implements OnModuleInit {
     const extract = parseBoolean(upload.extractEmbeddedData, 'extractEmbeddedData') ?? false;
     const digests = new DigestCheck(parseDigestField(upload.reprDigest, 'Repr-Digest', ['sha-256']) ?? []);
     const mode = await this.contentModeOrThrow(actor, id);
+    const max = this.config.maxUploadBytes;
+    if (upload.copyTempFile === undefined && (upload.declaredLength ?? 0) > max)
+      throw new UploadTooLarge(max);
     const source = await this.sourceOf(actor, upload);
     return this.replaceContent(actor, id, mode, { filename, asNewVersion, extract, digests, source });
   }
@@ -220,13 +228,14 @@ export class AssetUploadsService implements OnModuleInit {
     }
   }
 
+  /**
+   * The body, cut off with 413 past DAM_MAX_UPLOAD_BYTES (a body without Content-Length, or a longer one
+   * than announced); a client that gives up mid-body fails the stream too. Either way `store` discards
+   * the partial object and no version is made.
+   */
   private async fromBody(key: string, body: Readable): Promise<StoredObject> {
-    // No size limit: the limiter only turns a client that gives up mid-body into a failed stream.
-    const limited = sizeLimited(
-      body,
-      Number.MAX_SAFE_INTEGER,
-      () => new InvalidInput('the file is too large'),
-    );
+    const max = this.config.maxUploadBytes;
+    const limited = sizeLimited(body, max, () => new UploadTooLarge(max));
     return this.storage.put(key, limited.stream, { contentType: 'application/octet-stream' });
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UsersService, Viewer } from '@dam/access';
+import { isPrivileged, UsersService, Viewer } from '@dam/access';
 import { AccessLevelsService } from '@dam/access-levels';
 import { AssetFilter, AssetSort, AttributeCondition, parseValue } from '@dam/assets';
 import { AttributeDefinition, AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
@@ -67,12 +67,17 @@ export class SearchPlanner {
       );
     }
     if (needsLevels) {
+      // A caller who sees only some levels may filter by the others (facets list the levels of what
+      // they see), so an id that names no level is answered as a hidden level is: what they see of it,
+      // here nothing. A 400 would tell which hidden ids exist. Who sees every level gets the 400.
+      const seesEveryLevel = visibleTo === undefined || isPrivileged(visibleTo.actor);
       filter.accessLevelIds = expandedIds(
         levelLinks,
         criteria.permissionCategoryIds,
         implicit,
         'permissionCategoryForm.categoryIds',
         'access level',
+        seesEveryLevel,
       );
     }
     if (criteria.keywords !== undefined) {
@@ -167,16 +172,20 @@ export class SearchPlanner {
   }
 }
 
-/** The ids asked for, each checked to exist, with all their descendants (in id order) when `implicit`. */
+/** The ids asked for, each checked to exist (unless told not to), with all their descendants (in id order) when `implicit`. */
 export function expandedIds(
   links: readonly TreeLink[],
   ids: number[],
   implicit: boolean,
   parameter: string,
   what: string,
+  /** False: an unknown id is kept (it matches no asset) instead of refused. */
+  refuseUnknown = true,
 ): number[] {
   const known = new Set(links.map((link) => link.id));
-  for (const id of ids) if (!known.has(id)) throw new InvalidInput(`${parameter} ${id} names no ${what}`);
+  for (const id of ids) {
+    if (refuseUnknown && !known.has(id)) throw new InvalidInput(`${parameter} ${id} names no ${what}`);
+  }
   if (!implicit) return ids;
   const result = new Set<number>();
   for (const id of ids) for (const found of subtreeIds(links, id)) result.add(found);

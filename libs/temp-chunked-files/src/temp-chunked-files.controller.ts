@@ -1,10 +1,10 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiBinaryBody, ApiBinaryResponse, XmlList, XmlRoot } from '@dam/platform';
+import { ApiBinaryBody, ApiBinaryResponse, declaredLength, XmlList, XmlRoot } from '@dam/platform';
 import { Actor, ActorUser } from '@dam/access';
 import type { Request, Response } from 'express';
 import { chunkDigests } from './http/chunk-digests';
-import { declaredLength, rawBodyOrThrow, sendStream } from './http/raw-body';
+import { rawBodyOrThrow, sendStream } from './http/raw-body';
 import { ChunkIndex, TempFileIdPipe } from './http/temp-chunked-file.pipes';
 import {
   CHUNK_XML,

@@ -8,6 +8,7 @@ import {
   PurgeHooks,
   sizeLimited,
   TooLarge,
+  UploadTooLarge,
   UrlService,
 } from '@dam/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -79,6 +80,7 @@ export class TempChunkedFilesService {
   /**
    * Stores chunk `index` from `body`, replacing an earlier upload of that index. With `digests` (from
    * Content-Digest or Content-MD5), bytes that do not match are refused (400) and the earlier chunk stays.
+   * A chunk holds at most DAM_MAX_CHUNK_BYTES, and all chunks of a file at most DAM_MAX_UPLOAD_BYTES (413).
    */
   async putChunk(
     actor: ActorUser,
@@ -89,8 +91,15 @@ export class TempChunkedFilesService {
     digests: DigestCheck = new DigestCheck([]),
   ): Promise<StoredChunk> {
     await this.usableFileOrThrow(actor, id);
-    const max = this.config.maxChunkBytes;
-    const tooLarge = (): TooLarge => new ChunkTooLarge(max);
+    const others = (await this.files.listChunks(id))
+      .filter((chunk) => chunk.chunkIndex !== index)
+      .reduce((sum, chunk) => sum + chunk.size, 0);
+    const room = this.config.maxUploadBytes - others;
+    const max = Math.min(this.config.maxChunkBytes, Math.max(room, 0));
+    const tooLarge = (): TooLarge =>
+      room < this.config.maxChunkBytes
+        ? new UploadTooLarge(this.config.maxUploadBytes)
+        : new ChunkTooLarge(this.config.maxChunkBytes);
     if (declaredLength !== undefined && declaredLength > max) throw tooLarge();
     const key = `${tempFilePrefix(id)}${index}-${randomBytes(8).toString('hex')}`;
     let size: number;

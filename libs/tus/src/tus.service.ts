@@ -242,6 +242,8 @@ export class TusService implements OnApplicationShutdown {
       locker: new DatabaseLocker(this.uploads),
       // No CORS: the API serves no other origin.
       allowedOrigins: [],
+      // Advertised as Tus-Max-Size; a larger Upload-Length (or more bytes) answers 413.
+      maxSize: this.config.maxUploadBytes,
       namingFunction: () => `${STORE_PREFIX}${randomBytes(16).toString('hex')}`,
       generateUrl: (_request, { id }) => this.urls.rest('tus', id.slice(STORE_PREFIX.length)),
       getFileIdFromRequest: (_request, last) =>

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AppConfig,
   CacheGenerations,
   DomainEvents,
   GenerationCached,
@@ -20,6 +21,7 @@ import { User } from './user';
 import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
 import { requireAdmin } from '../auth/policy';
 import { UserCreated, UserDeleted, userEventData, UserUpdated } from './user-events';
+import { validUsername } from './username';
 
 /** Rules for users: only admins (and the application user) manage them; anyone may read themself. */
 @Injectable()
@@ -35,6 +37,7 @@ export class UsersService {
     generations: CacheGenerations,
     private readonly events: DomainEvents,
     private readonly urls: UrlService,
+    private readonly config: AppConfig,
   ) {
     this.usernameCache = new GenerationLru(generations, [ACCESS_GENERATION], { capacity: 10_000 });
     this.application = new GenerationCached(generations, [ACCESS_GENERATION], async () => {
@@ -50,7 +53,7 @@ export class UsersService {
 
   async create(actor: ActorUser, rawUsername: unknown): Promise<User> {
     requireAdmin(actor, 'manage users');
-    const username = validUsername(rawUsername);
+    const username = validUsername(rawUsername, this.config.usernameCharacters);
     if ((await this.users.findByUsername(username)) !== null) {
       throw new StateConflict(`a user named ${username} already exists`);
     }
@@ -83,7 +86,9 @@ export class UsersService {
       throw new NotPermitted('only administrators may change other users');
     const user = await this.entityOrThrow(id);
     if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
-    if (changes.username !== undefined) user.username = validUsername(changes.username);
+    // A name stored before the character rule keeps working as long as it is not changed.
+    if (changes.username !== undefined && changes.username !== user.username)
+      user.username = validUsername(changes.username, this.config.usernameCharacters);
     if (changes.emailAddress !== undefined) user.emailAddress = emptyToNull(changes.emailAddress);
     if (changes.forename !== undefined) user.forename = emptyToNull(changes.forename);
     if (changes.surname !== undefined) user.surname = emptyToNull(changes.surname);
@@ -204,22 +209,6 @@ function refuseSelfEscalation(user: UserEntity, changes: UpdateUserDto): void {
   }
 }
 
-function validUsername(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new InvalidInput('you must supply a username');
-  const username = raw.trim();
-  if (username.length > 255 || hasControlCharacters(username)) {
-    throw new InvalidInput('a username must be 1 to 255 characters without control characters');
-  }
-  return username;
-}
-
 function emptyToNull(value: string | null): string | null {
   return value === null || value === '' ? null : value;
-}
-
-function hasControlCharacters(value: string): boolean {
-  return [...value].some((char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return code < 0x20 || code === 0x7f;
-  });
 }

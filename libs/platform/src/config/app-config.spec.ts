@@ -52,6 +52,9 @@ describe('AppConfig.fromEnv', () => {
       expect(config.refreshTokenTtlSeconds).toBe(30 * 24 * 3600);
       expect(config.signedUrlTtlSeconds).toBe(3600);
       expect(config.maxJsonBodyBytes).toBe(1024 * 1024);
+      expect(config.bodyLimits).toEqual({ depth: 32, objectKeys: 1000, keys: 50_000, arrayItems: 10_000 });
+      expect(config.tokenBodyLimits).toEqual({ depth: 32, objectKeys: 32, keys: 32, arrayItems: 32 });
+      expect(config.maxUploadBytes).toBe(50 * 1024 ** 3);
     });
 
     it('treats blank values as unset', () => {
@@ -149,6 +152,12 @@ describe('AppConfig.fromEnv', () => {
       ['DAM_SIGNED_URL_TTL_SECONDS', { DAM_SIGNED_URL_TTL_SECONDS: '0' }],
       ['DAM_SIGNED_URL_TTL_SECONDS', { DAM_SIGNED_URL_TTL_SECONDS: String(7 * 24 * 3600 + 1) }],
       ['DAM_MAX_JSON_BODY_BYTES', { DAM_MAX_JSON_BODY_BYTES: '10' }],
+      ['DAM_BODY_MAX_DEPTH', { DAM_BODY_MAX_DEPTH: '1' }],
+      ['DAM_BODY_MAX_OBJECT_KEYS', { DAM_BODY_MAX_OBJECT_KEYS: 'many' }],
+      ['DAM_BODY_MAX_KEYS', { DAM_BODY_MAX_KEYS: '0' }],
+      ['DAM_BODY_MAX_ARRAY_ITEMS', { DAM_BODY_MAX_ARRAY_ITEMS: '2.5' }],
+      ['DAM_TOKEN_BODY_MAX_KEYS', { DAM_TOKEN_BODY_MAX_KEYS: '2' }],
+      ['DAM_MAX_UPLOAD_BYTES', { DAM_MAX_UPLOAD_BYTES: '0' }],
     ])('%s (%j)', (variable, env) => {
       const error = configError(env);
       expect(error.variable).toBe(variable);

@@ -1,6 +1,7 @@
 import { validateCronExpression } from 'cron';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
+import type { BodyLimits } from '../http/body-limits';
 
 /** Thrown at boot when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {
@@ -76,13 +77,21 @@ export class AppConfig {
   /** `POST /rest/sign-url` with `expirySeconds: 0` signs a URL that never expires (else: the longest TTL). */
   signedUrlAllowNever: boolean;
   maxJsonBodyBytes: number;
+  /** DAM_BODY_MAX_*: the shape of JSON, XML and form bodies (depth, keys, items), before any DTO work. */
+  bodyLimits: BodyLimits;
+  /** The same for `/oauth/` bodies: DAM_TOKEN_BODY_MAX_KEYS bounds keys, items and form parameters. */
+  tokenBodyLimits: BodyLimits;
   maxChunkBytes: number;
+  /** DAM_MAX_UPLOAD_BYTES: the largest file one upload may store (content PUT, a temp file, a tus upload). */
+  maxUploadBytes: number;
   /** DAM_LOG_REQUESTS: one log line per request (false: none; errors and Nest's own logs still go out). */
   logRequests: boolean;
   /** DAM_LOG_FORMAT: JSON lines, or pino-pretty's coloured text (the default on a TTY). */
   logFormat: LogFormat;
   /** DAM_METRICS_TOKEN: when set, `GET /metrics` needs it as a bearer token; otherwise it is public. */
   metricsToken: string | undefined;
+  /** DAM_USERNAME_CHARACTERS: `latin` (letters of the Latin script, 0-9, email symbols) or `any`. */
+  usernameCharacters: 'latin' | 'any';
   /** DAM_LOGIN_MAX_FAILURES failed password grants for one username, or from one address, within ... */
   loginMaxFailures: number;
   /** ... DAM_LOGIN_WINDOW_SECONDS answer 429 to further password grants until that window has passed. */
@@ -173,10 +182,26 @@ export class AppConfig {
     config.signedUrlTtlSeconds = read.integer('DAM_SIGNED_URL_TTL_SECONDS', 3600, 1, 7 * 24 * 3600);
     config.signedUrlAllowNever = read.boolean('DAM_SIGNED_URL_ALLOW_NEVER', false);
     config.maxJsonBodyBytes = read.integer('DAM_MAX_JSON_BODY_BYTES', 1024 * 1024, 1024);
+    config.bodyLimits = {
+      depth: read.integer('DAM_BODY_MAX_DEPTH', 32, 2, 1000),
+      objectKeys: read.integer('DAM_BODY_MAX_OBJECT_KEYS', 1000, 10, 1_000_000),
+      keys: read.integer('DAM_BODY_MAX_KEYS', 50_000, 10, 10_000_000),
+      arrayItems: read.integer('DAM_BODY_MAX_ARRAY_ITEMS', 10_000, 10, 10_000_000),
+    };
+    const tokenKeys = read.integer('DAM_TOKEN_BODY_MAX_KEYS', 32, 8, 1000);
+    config.tokenBodyLimits = {
+      depth: config.bodyLimits.depth,
+      objectKeys: tokenKeys,
+      keys: tokenKeys,
+      arrayItems: tokenKeys,
+    };
     config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
+    // 50 GiB: a long 4K video master fits; one request can no longer claim the whole disk.
+    config.maxUploadBytes = read.integer('DAM_MAX_UPLOAD_BYTES', 50 * 1024 ** 3, 1);
     config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
     config.logFormat = read.oneOf('DAM_LOG_FORMAT', ['json', 'pretty'] as const, defaultLogFormat());
     config.metricsToken = read.optionalString('DAM_METRICS_TOKEN');
+    config.usernameCharacters = read.oneOf('DAM_USERNAME_CHARACTERS', ['latin', 'any'] as const, 'latin');
     config.loginMaxFailures = read.integer('DAM_LOGIN_MAX_FAILURES', 10, 1, 1_000_000);
     config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
     config.rateLimitPerMinute =

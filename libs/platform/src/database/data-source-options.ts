@@ -1,7 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { privateFileSync, privateFolderSync, tightenExistingFilesSync } from '../storage/private-files';
 import { MIGRATIONS } from './migrations';
 import { SqlErrorLogger } from './sql-error-logger';
 
@@ -38,11 +38,16 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       extra: { connectionLimit: 20, enableKeepAlive: true, connectTimeout: config.databaseTimeoutMs },
     };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // 0700/0600: the file holds the URL-signing and webhook secrets. SQLite gives its -wal and -shm files
+  // the mode of the database file.
+  const database = path.join(config.dataDir, 'dam.sqlite');
+  privateFolderSync(config.dataDir);
+  privateFileSync(database);
+  tightenExistingFilesSync([`${database}-wal`, `${database}-shm`]);
   return {
     ...common,
     type: 'better-sqlite3',
-    database: path.join(config.dataDir, 'dam.sqlite'),
+    database,
     enableWAL: true,
     prepareDatabase: (db: { pragma(statement: string): unknown }) => {
       db.pragma('busy_timeout = 5000');

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, QueryFailedError } from 'typeorm';
+import { privateFileSync } from '../storage/private-files';
 
 const LOCK_NAME = 'dam_schema_migrations';
 const LOCK_TIMEOUT_SECONDS = 120;
@@ -55,9 +56,11 @@ async function lockMysql(dataSource: DataSource): Promise<Release> {
 
 /** better-sqlite3 blocks the event loop while it waits for a lock, so this polls instead of waiting. */
 async function lockSqlite(databasePath: string): Promise<Release> {
+  const lockPath = `${databasePath}.migrations-lock`;
+  privateFileSync(lockPath); // beside the database file, as private (private-files.ts)
   const lockFile = await new DataSource({
     type: 'better-sqlite3',
-    database: `${databasePath}.migrations-lock`,
+    database: lockPath,
     timeout: 0,
   }).initialize();
   const deadline = Date.now() + LOCK_TIMEOUT_SECONDS * 1000;

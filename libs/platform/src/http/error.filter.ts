@@ -98,6 +98,8 @@ function fromBodyParserError(error: unknown): ErrorReply | undefined {
   switch (type) {
     case 'entity.too.large':
       return { status: 413, message: `the request body is larger than the limit of ${String(limit)} bytes` };
+    case 'parameters.too.many':
+      return { status: 413, message: 'the form request body has too many parameters' };
     case 'entity.parse.failed':
       return { status: 400, message: 'the request body could not be parsed' };
     case 'encoding.unsupported':

@@ -1,5 +1,6 @@
 import { Readable, Transform } from 'node:stream';
-import { InvalidInput, UnsupportedContent } from './domain-errors';
+import type { IncomingMessage } from 'node:http';
+import { InvalidInput, TooLarge, UnsupportedContent } from './domain-errors';
 import { StreamGarbage } from '../storage/stream-garbage';
 
 /**
@@ -60,6 +61,20 @@ function decodeExtValue(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** 413: a file past DAM_MAX_UPLOAD_BYTES (a content PUT, the chunks of a temp file, a tus upload). */
+export class UploadTooLarge extends TooLarge {
+  constructor(max: number) {
+    super(`an uploaded file may hold at most ${max} bytes`);
+  }
+}
+
+/** The Content-Length the client announced, when it announced a valid one. */
+export function declaredLength(request: IncomingMessage): number | undefined {
+  const header = request.headers['content-length'];
+  if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
+  return Number(header);
 }
 
 export interface SizeLimitedStream {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { constants, createWriteStream, Dirent } from 'node:fs';
-import { access, FileHandle, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { access, chmod, FileHandle, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +15,7 @@ import {
   StoredObject,
 } from './object-storage.port';
 import { HashingTap } from './object-streams';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateFolderSync } from './private-files';
 import { UrlSigner } from './url-signer';
 
 const TEMP_FOLDER = '.tmp';
@@ -57,7 +58,9 @@ export class FsObjectStorage extends ObjectStorage {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.tempDir, { recursive: true });
+    privateFolderSync(path.dirname(this.root));
+    await mkdir(this.tempDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    await chmod(this.root, PRIVATE_FOLDER_MODE);
     await this.removeStaleTempFiles();
   }
 
@@ -67,7 +70,7 @@ export class FsObjectStorage extends ObjectStorage {
 
   async put(key: string, body: Readable): Promise<StoredObject> {
     const target = this.pathOf(key);
-    await mkdir(this.tempDir, { recursive: true });
+    await mkdir(this.tempDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     const temp = path.join(this.tempDir, randomUUID());
     // Attached in the same tick as the pipeline below, so it sees every chunk the file gets.
     const meter = new HashingTap(body);
@@ -75,7 +78,12 @@ export class FsObjectStorage extends ObjectStorage {
       // `flush` fsyncs the file before it is closed, so the rename below publishes durable bytes.
       await pipeline(
         body,
-        createWriteStream(temp, { flags: 'wx', flush: true, highWaterMark: WRITE_BUFFER_BYTES }),
+        createWriteStream(temp, {
+          flags: 'wx',
+          mode: PRIVATE_FILE_MODE,
+          flush: true,
+          highWaterMark: WRITE_BUFFER_BYTES,
+        }),
       );
       await this.moveIntoPlace(temp, target);
     } catch (error) {
@@ -148,9 +156,9 @@ export class FsObjectStorage extends ObjectStorage {
   async concatenate(sourceKeys: string[], targetKey: string): Promise<StoredObject> {
     const target = this.pathOf(targetKey);
     const sources = sourceKeys.map((key) => ({ key, file: this.pathOf(key) }));
-    await mkdir(this.tempDir, { recursive: true });
+    await mkdir(this.tempDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     const temp = path.join(this.tempDir, randomUUID());
-    let output: FileHandle | undefined = await open(temp, 'wx');
+    let output: FileHandle | undefined = await open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       const written = await copyConcatenated(sources, output);
       await output.sync();
@@ -195,7 +203,7 @@ export class FsObjectStorage extends ObjectStorage {
   /** Renames the finished temp file to its key; retries once if a concurrent delete pruned the folder. */
   private async moveIntoPlace(temp: string, target: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_FOLDER_MODE });
       try {
         await rename(temp, target);
         break;

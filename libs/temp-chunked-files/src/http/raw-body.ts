@@ -21,13 +21,6 @@ export function rawBodyOrThrow(request: Request): Readable {
   return request;
 }
 
-/** The Content-Length the client announced, when it announced a valid one. */
-export function declaredLength(request: Request): number | undefined {
-  const header = request.headers['content-length'];
-  if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
-  return Number(header);
-}
-
 /**
  * Streams `body` as the response. Once bytes have gone out, a failure can only cut the connection:
  * the client sees fewer bytes than Content-Length announced.
