@@ -143,7 +143,7 @@ describe(`webhook targets (${MATRIX})`, () => {
   });
 
   it('does not follow a redirect: the hop it names is never called', async () => {
-    const redirecting = http.createServer((request, response) =>
+    const redirecting = http.createServer((_request, response) =>
       response.writeHead(307, { Location: 'http://10.0.0.1/hook' }).end(),
     );
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
