@@ -19,7 +19,7 @@ export interface AttemptOutcome {
 }
 
 /** What admins read of an attempt that got no HTTP answer, whatever the network said. */
-export const NO_ANSWER = 'failed: no answer (the connection failed or timed out)';
+const NO_ANSWER = 'failed: no answer (the connection failed or timed out)';
 
 /** At most this much of a receiver's answer is read (and dropped). */
 const MAX_ANSWER_BYTES = 64 * 1024;
