@@ -2085,7 +2085,7 @@ export interface components {
     WebhookWriteDto: {
       /**
        * Format: uri
-       * @description http(s) URL to POST events to; required when creating. Loopback, link-local and private targets are refused unless DAM_WEBHOOK_ALLOWED_HOSTS lists the host.
+       * @description http(s) URL to POST events to; required when creating. Targets that are not public unicast (loopback, private, link-local, IPv6 forms carrying IPv4: docs/security.md) are refused unless DAM_WEBHOOK_ALLOWED_HOSTS lists the host.
        */
       url?: string;
       /** @description Event names (`asset.created`), areas (`asset.*`) or `*`; required when creating (docs/events.md). */

@@ -9,6 +9,7 @@ import {
   NegotiatingExpressAdapter,
   nestLoggerOf,
   pinoLevelOf,
+  TrustedOrigin,
 } from '@dam/platform';
 import { AppModule } from './app.module';
 import { corsOptions, securityHeaders } from './http-semantics';
@@ -35,8 +36,10 @@ export async function createApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   if (config.trustProxy) app.set('trust proxy', true);
-  // Before every route (Swagger UI's too): helmet's headers, and CORS when DAM_CORS_ORIGINS is set.
+  // Before every route (Swagger UI's too): helmet's headers, the trusted origin (a foreign Host is a 400),
+  // and CORS when DAM_CORS_ORIGINS is set.
   app.use(securityHeaders());
+  app.use(new TrustedOrigin(config).middleware());
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   app.enableShutdownHooks();
   // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory

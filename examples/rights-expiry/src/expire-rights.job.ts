@@ -42,7 +42,7 @@ export class ExpireRightsJob extends MaintenanceJob {
             manager,
             new RightsExpired({
               assetId,
-              assetUrl: this.urls.rest('assets', assetId),
+              assetUrl: this.urls.configured().rest('assets', assetId),
               expiredAt: now.toISOString(),
               actorId: null,
               actorUrl: null,

@@ -19,6 +19,7 @@ export * from './http/id.pipe';
 export * from './http/paging';
 export * from './http/root-links';
 export * from './http/url.service';
+export * from './http/trusted-origin';
 export { indexRoutes } from './http/route-index';
 export * from './http/upload';
 export * from './http/digest-fields';

@@ -1,56 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, InvalidInput } from '@dam/platform';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { refusedRangeOf } from './address-ranges';
 
-/**
- * Addresses a webhook may not reach (SSRF): loopback, link-local, private and other non-public ranges,
- * IPv4 and IPv6 (IPv4-mapped IPv6 addresses are judged as the IPv4 they carry).
- */
-const BLOCKED = ((): BlockList => {
-  const list = new BlockList();
-  for (const [network, bits] of [
-    ['0.0.0.0', 8], // "this" network
-    ['10.0.0.0', 8], // private
-    ['100.64.0.0', 10], // carrier-grade NAT
-    ['127.0.0.0', 8], // loopback
-    ['169.254.0.0', 16], // link-local (cloud metadata services)
-    ['172.16.0.0', 12], // private
-    ['192.0.0.0', 24], // IETF protocol assignments
-    ['192.0.2.0', 24], // documentation
-    ['192.168.0.0', 16], // private
-    ['198.18.0.0', 15], // benchmarking
-    ['198.51.100.0', 24], // documentation
-    ['203.0.113.0', 24], // documentation
-    ['224.0.0.0', 4], // multicast
-    ['240.0.0.0', 4], // reserved, broadcast
-  ] as const)
-    list.addSubnet(network, bits, 'ipv4');
-  for (const [network, bits] of [
-    ['::', 128], // unspecified
-    ['::1', 128], // loopback
-    ['64:ff9b::', 96], // NAT64 (carries an IPv4 address)
-    ['100::', 64], // discard
-    ['2001:db8::', 32], // documentation
-    ['fc00::', 7], // unique local
-    ['fe80::', 10], // link-local
-    ['ff00::', 8], // multicast
-  ] as const)
-    list.addSubnet(network, bits, 'ipv6');
-  return list;
-})();
-
-/** Whether `address` (an IP) is one a webhook may not target. */
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped !== null) return isBlockedAddress(mapped[1]);
-    return BLOCKED.check(address, 'ipv6');
-  }
-  return BLOCKED.check(address, 'ipv4');
+/** Why `host` may not be called, `address` (what it resolved to, or itself) being in `range`. */
+function refusalText(host: string, address: string, range: string): string {
+  const subject = host === address ? `${host} is` : `${host} resolves to ${address},`;
+  return `${subject} an address webhooks may not target: ${range} (list the host in DAM_WEBHOOK_ALLOWED_HOSTS to allow it)`;
 }
+
+/** The first of `addresses` a webhook may not reach, with its range. */
+function firstRefused(addresses: LookupAddress[]): { address: string; range: string } | undefined {
+  for (const { address } of addresses) {
+    const range = refusedRangeOf(address);
+    if (range !== undefined) return { address, range };
+  }
+  return undefined;
+}
+
+/** The error code of a connection the guard refused (WebhookSender reports it as "refused"). */
+export const REFUSED_TARGET = 'EWEBHOOKTARGET';
 
 /** A URL's host without IPv6 brackets, lower-cased. */
 export function hostOf(url: URL): string {
@@ -108,8 +78,9 @@ export class WebhookTargets {
    */
   literalRefusal(url: URL): string | undefined {
     const host = hostOf(url);
-    if (this.isAllowListed(url) || isIP(host) === 0 || !isBlockedAddress(host)) return undefined;
-    return `${host} is a loopback, link-local or private address (list it in DAM_WEBHOOK_ALLOWED_HOSTS to allow it)`;
+    if (this.isAllowListed(url) || isIP(host) === 0) return undefined;
+    const range = refusedRangeOf(host);
+    return range === undefined ? undefined : refusalText(host, host, range);
   }
 
   /** Why `url` may not be registered: a blocked address, or a name that resolves to one (or to none). */
@@ -125,10 +96,8 @@ export class WebhookTargets {
     } catch {
       return `the host ${host} cannot be resolved`;
     }
-    const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
-    return blocked === undefined
-      ? undefined
-      : `${host} resolves to ${blocked.address}, a loopback, link-local or private address (list it in DAM_WEBHOOK_ALLOWED_HOSTS to allow it)`;
+    const refused = firstRefused(addresses);
+    return refused === undefined ? undefined : refusalText(host, refused.address, refused.range);
   }
 
   /**
@@ -141,15 +110,12 @@ export class WebhookTargets {
       dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
         if (error) return callback(error, []);
         const list = addresses as LookupAddress[];
-        const blocked = check ? list.find((entry) => isBlockedAddress(entry.address)) : undefined;
-        if (blocked !== undefined) {
-          const refused = Object.assign(
-            new Error(
-              `${hostname} resolves to ${blocked.address}, a loopback, link-local or private address`,
-            ),
-            { code: 'EWEBHOOKTARGET' },
-          );
-          return callback(refused, []);
+        const refused = check ? firstRefused(list) : undefined;
+        if (refused !== undefined) {
+          const failure = Object.assign(new Error(refusalText(hostname, refused.address, refused.range)), {
+            code: REFUSED_TARGET,
+          });
+          return callback(failure, []);
         }
         if ((options as { all?: boolean }).all === true) return callback(null, list);
         const first = list[0];

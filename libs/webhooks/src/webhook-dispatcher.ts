@@ -189,7 +189,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         });
         this.logger.warn(
           `webhook ${delivery.webhookId}: ${delivery.eventType} ${delivery.eventId} attempt ${attempts} failed` +
-            ` (${outcome.error ?? 'no answer'})${delay === undefined ? '; giving up' : `; next in ${Math.round(delay / 1000)} s`}`,
+            ` (${outcome.detail ?? outcome.error ?? 'no answer'})${delay === undefined ? '; giving up' : `; next in ${Math.round(delay / 1000)} s`}`,
         );
         await this.afterFailure(delivery.webhookId, outcome.error ?? 'no answer', at);
       }),

@@ -3,14 +3,23 @@ import { AppConfig } from '@dam/platform';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Webhook as Signer } from 'standardwebhooks';
-import { WebhookTargets } from './target-guard';
+import { REFUSED_TARGET, WebhookTargets } from './target-guard';
 
-/** What one attempt came to: a 2xx is a success; anything else (or no answer) a failure. */
+/**
+ * What one attempt came to: a 2xx is a success; anything else (or no answer) a failure. `error` is what
+ * admins read in `lastError`: "refused: ..." when the guard would not connect, "failed: ..." otherwise,
+ * never the network's own reason (a refused port, a reset, a timeout, a DNS failure), which would map the
+ * networks the service can reach. `detail` keeps that reason for the operator's log.
+ */
 export interface AttemptOutcome {
   ok: boolean;
   statusCode: number | null;
   error: string | null;
+  detail?: string;
 }
+
+/** What admins read of an attempt that got no HTTP answer, whatever the network said. */
+const NO_ANSWER = 'failed: no answer (the connection failed or timed out)';
 
 /** At most this much of a receiver's answer is read (and dropped). */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -44,11 +53,11 @@ export class WebhookSender {
     try {
       url = new URL(target);
     } catch {
-      return { ok: false, statusCode: null, error: 'the target is not a URL' };
+      return { ok: false, statusCode: null, error: 'failed: the target is not a URL' };
     }
     // A name is checked after its resolution, by the lookup given to the request (no DNS rebinding).
     const refusal = this.targets.literalRefusal(url);
-    if (refusal !== undefined) return { ok: false, statusCode: null, error: refusal };
+    if (refusal !== undefined) return { ok: false, statusCode: null, error: `refused: ${refusal}` };
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'dam-webhooks/1',
@@ -85,8 +94,8 @@ export class WebhookSender {
                 ok: false,
                 statusCode,
                 error: redirect
-                  ? `answered ${statusCode}: redirects are not followed`
-                  : `answered ${statusCode}`,
+                  ? `failed: answered ${statusCode} (redirects are not followed)`
+                  : `failed: answered ${statusCode}`,
               });
             }
           };
@@ -98,7 +107,13 @@ export class WebhookSender {
       const timer = setTimeout(() => {
         request.destroy(new Error(`no answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
-      request.on('error', (error) => finish({ ok: false, statusCode: null, error: error.message }));
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        finish(
+          error.code === REFUSED_TARGET
+            ? { ok: false, statusCode: null, error: `refused: ${error.message}` }
+            : { ok: false, statusCode: null, error: NO_ANSWER, detail: error.message },
+        ),
+      );
       request.end(body);
     });
   }

@@ -7,7 +7,11 @@ export interface AccessLevelEventData extends ActorRef {
 }
 
 export function accessLevelEventData(urls: UrlService, id: number, actorId: number): AccessLevelEventData {
-  return { accessLevelId: id, accessLevelUrl: urls.rest('access-levels', id), ...actorRef(urls, actorId) };
+  return {
+    accessLevelId: id,
+    accessLevelUrl: urls.configured().rest('access-levels', id),
+    ...actorRef(urls.configured(), actorId),
+  };
 }
 
 export class AccessLevelCreated extends DomainEvent<AccessLevelEventData> {

@@ -7,7 +7,11 @@ export interface UserEventData extends ActorRef {
 }
 
 export function userEventData(urls: UrlService, userId: number, actorId: number): UserEventData {
-  return { userId, userUrl: urls.rest('users', userId), ...actorRef(urls, actorId) };
+  return {
+    userId,
+    userUrl: urls.configured().rest('users', userId),
+    ...actorRef(urls.configured(), actorId),
+  };
 }
 
 export class UserCreated extends DomainEvent<UserEventData> {

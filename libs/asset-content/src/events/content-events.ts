@@ -20,9 +20,9 @@ export class AssetContentReplaced extends DomainEvent<AssetContentEventData> {
   static of(urls: UrlService, assetId: number, actorId?: number | null): AssetContentReplaced {
     return new AssetContentReplaced({
       assetId,
-      assetUrl: urls.rest('assets', assetId),
-      contentUrl: urls.rest('assets', assetId, 'content'),
-      ...actorRef(urls, actorId),
+      assetUrl: urls.configured().rest('assets', assetId),
+      contentUrl: urls.configured().rest('assets', assetId, 'content'),
+      ...actorRef(urls.configured(), actorId),
     });
   }
 }

@@ -8,7 +8,11 @@ export interface AssetEventData extends ActorRef {
 
 /** The payload of an `asset.*` event about `assetId`, changed by `actorId` (null from a job). */
 export function assetEventData(urls: UrlService, assetId: number, actorId?: number | null): AssetEventData {
-  return { assetId, assetUrl: urls.rest('assets', assetId), ...actorRef(urls, actorId) };
+  return {
+    assetId,
+    assetUrl: urls.configured().rest('assets', assetId),
+    ...actorRef(urls.configured(), actorId),
+  };
 }
 
 /** A new asset (submitted or not). */

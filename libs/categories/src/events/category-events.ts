@@ -7,7 +7,11 @@ export interface CategoryEventData extends ActorRef {
 }
 
 export function categoryEventData(urls: UrlService, categoryId: number, actorId: number): CategoryEventData {
-  return { categoryId, categoryUrl: urls.rest('categories', categoryId), ...actorRef(urls, actorId) };
+  return {
+    categoryId,
+    categoryUrl: urls.configured().rest('categories', categoryId),
+    ...actorRef(urls.configured(), actorId),
+  };
 }
 
 export class CategoryCreated extends DomainEvent<CategoryEventData> {

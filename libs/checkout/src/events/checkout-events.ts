@@ -17,10 +17,10 @@ export function checkoutEventData(
 ): CheckoutEventData {
   return {
     assetId,
-    assetUrl: urls.rest('assets', assetId),
+    assetUrl: urls.configured().rest('assets', assetId),
     holderId,
-    holderUrl: urls.rest('users', holderId),
-    ...actorRef(urls, actorId),
+    holderUrl: urls.configured().rest('users', holderId),
+    ...actorRef(urls.configured(), actorId),
   };
 }
 

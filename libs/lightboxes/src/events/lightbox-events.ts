@@ -22,10 +22,10 @@ export function lightboxEventData(
 ): LightboxEventData {
   return {
     lightboxId,
-    lightboxUrl: urls.rest('users', ownerId, 'lightboxes', lightboxId),
+    lightboxUrl: urls.configured().rest('users', ownerId, 'lightboxes', lightboxId),
     ownerId,
-    ownerUrl: urls.rest('users', ownerId),
-    ...actorRef(urls, actorId),
+    ownerUrl: urls.configured().rest('users', ownerId),
+    ...actorRef(urls.configured(), actorId),
   };
 }
 
@@ -39,7 +39,7 @@ export function lightboxAssetEventData(
   return {
     ...lightboxEventData(urls, ownerId, lightboxId, actorId),
     assetId,
-    assetUrl: urls.rest('assets', assetId),
+    assetUrl: urls.configured().rest('assets', assetId),
   };
 }
 

@@ -2,6 +2,7 @@ import { validateCronExpression } from 'cron';
 import { isIP } from 'node:net';
 import * as path from 'node:path';
 import type { BodyLimits } from '../http/body-limits';
+import { HostPort, parseHostPort } from './host-port';
 
 /** Thrown at boot when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {
@@ -39,6 +40,11 @@ export interface MinioSettings {
 export class AppConfig {
   port: number;
   publicUrl: string | undefined;
+  /**
+   * DAM_ALLOWED_HOSTS: the `Host` (or, with DAM_TRUST_PROXY, `X-Forwarded-Host`) values requests may name
+   * (http/trusted-origin.ts); an entry without a port allows any port. Unset: the defaults there.
+   */
+  allowedHosts: HostPort[] | undefined;
   trustProxy: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -140,6 +146,7 @@ export class AppConfig {
     const config = new AppConfig();
     config.port = read.integer('PORT', 3000, 0, 65535);
     config.publicUrl = read.optionalUrl('DAM_PUBLIC_URL');
+    config.allowedHosts = read.hostPortList('DAM_ALLOWED_HOSTS');
     config.trustProxy = read.boolean('DAM_TRUST_PROXY', false);
     config.dataDir = path.resolve(read.string('DAM_DATA_DIR', './data'));
     config.databaseUrl = read.optionalDatabaseUrl('DATABASE_URL');
@@ -410,6 +417,26 @@ class EnvReader {
         throw new ConfigError(name, `has an invalid host "${host}" (expected names or IPs, without ports)`);
     }
     return [...new Set(hosts)];
+  }
+
+  /** Comma-separated `host` or `host:port` entries (IPv6 in brackets); undefined when unset. */
+  hostPortList(name: string): HostPort[] | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.length === 0) throw new ConfigError(name, 'must list at least one host');
+    return entries.map((entry) => {
+      const host = parseHostPort(entry);
+      if (host === undefined)
+        throw new ConfigError(
+          name,
+          `has an invalid entry "${entry}" (expected host or host:port, IPv6 in brackets)`,
+        );
+      return host;
+    });
   }
 
   languages(name: string): string[] {

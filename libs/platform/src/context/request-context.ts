@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** Per-request facts that deep code (URL building, logging) needs without threading them through calls. */
 export interface RequestContextData {
   requestId: string;
-  /** Origin (scheme://host[:port]) the client used, when DAM_PUBLIC_URL is not set. */
+  /** Origin (scheme://host[:port]) the client used, a host TrustedOrigin allowed (else the configured origin). */
   origin: string;
   /** Languages the client accepts, best first (raw tags from Accept-Language). */
   acceptLanguages: string[];

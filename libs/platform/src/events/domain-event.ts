@@ -34,7 +34,10 @@ export interface ActorRef {
   actorUrl: string | null;
 }
 
-/** `{actorId, actorUrl}` for the user `userId` (`{origin}/rest/users/{id}`), built with UrlService's `rest`. */
+/**
+ * `{actorId, actorUrl}` for the user `userId` (`{origin}/rest/users/{id}`), built with `urls.rest`: pass
+ * `UrlService.configured()`, as every event payload is read outside the request that made it.
+ */
 export function actorRef(
   urls: { rest(...segments: (string | number)[]): string },
   userId?: number | null,

@@ -2,21 +2,32 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RequestContext } from '../context/request-context';
 import { InvalidInput } from './domain-errors';
+import { configuredOrigin } from './trusted-origin';
 
 export type UrlSegment = string | number;
 
 /**
  * Builds every absolute URL the service hands out, and reads the URLs clients send back.
- * The origin is DAM_PUBLIC_URL when set, else the one the current request came in on.
+ * The origin is DAM_PUBLIC_URL when set, else the one the current request came in on (a host
+ * TrustedOrigin allowed), else the configured one. What outlives the request's answer uses `configured()`.
  */
 @Injectable()
 export class UrlService {
-  constructor(private readonly config: AppConfig) {}
+  private background: UrlService | undefined;
+
+  constructor(protected readonly config: AppConfig) {}
 
   origin(): string {
-    return (
-      this.config.publicUrl ?? RequestContext.current()?.origin ?? `http://localhost:${this.config.port}`
-    );
+    return this.config.publicUrl ?? RequestContext.current()?.origin ?? configuredOrigin(this.config);
+  }
+
+  /**
+   * The same URLs with the configured origin (DAM_PUBLIC_URL, else TrustedOrigin's), never the request's
+   * host: for what is read outside the request's answer (event payloads and webhooks, job results).
+   */
+  configured(): UrlService {
+    this.background ??= new ConfiguredUrls(this.config);
+    return this.background;
   }
 
   /** `{origin}/rest/a/b` with each segment percent-encoded. */
@@ -106,6 +117,17 @@ export class UrlService {
       throw new InvalidInput(`${describe(url)} is not ${what} URL`);
     }
     return id;
+  }
+}
+
+/** UrlService.configured(): every URL with the configured origin, whatever request is running. */
+class ConfiguredUrls extends UrlService {
+  override origin(): string {
+    return configuredOrigin(this.config);
+  }
+
+  override configured(): UrlService {
+    return this;
   }
 }
 

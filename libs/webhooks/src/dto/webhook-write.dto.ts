@@ -7,7 +7,7 @@ export class WebhookWriteDto {
     type: String,
     format: 'uri',
     description:
-      'http(s) URL to POST events to; required when creating. Loopback, link-local and private targets are refused unless DAM_WEBHOOK_ALLOWED_HOSTS lists the host.',
+      'http(s) URL to POST events to; required when creating. Targets that are not public unicast (loopback, private, link-local, IPv6 forms carrying IPv4: docs/security.md) are refused unless DAM_WEBHOOK_ALLOWED_HOSTS lists the host.',
   })
   @Allow()
   url?: unknown;
