@@ -163,6 +163,11 @@ export class UsersService {
     return this.users.idsInUsernameOrder();
   }
 
+  /** The ids among `ids` that name existing groups. */
+  async existingGroupIds(ids: readonly number[]): Promise<number[]> {
+    return (await this.users.findGroups([...new Set(ids)])).map((group) => group.id);
+  }
+
   private async entityOrThrow(id: number): Promise<UserEntity> {
     const user = await this.users.findById(id);
     if (user === null) throw new UnknownResource(`user ${id} does not exist`);
@@ -204,7 +209,8 @@ function refuseSelfEscalation(user: UserEntity, changes: UpdateUserDto): void {
   }
 }
 
-function validUsername(raw: unknown): string {
+/** The username as stored (the one rule for every way a user is named: API, CLI, single sign-on). */
+export function validUsername(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new InvalidInput('you must supply a username');
   const username = raw.trim();
   if (username.length > 255 || hasControlCharacters(username)) {
