@@ -86,6 +86,7 @@ export class OidcIssuer {
           }),
         },
       },
+      ttl: { ClientCredentials: 600 },
       extraTokenClaims: () => this.nextClaims,
     });
     this.listener = provider.callback();

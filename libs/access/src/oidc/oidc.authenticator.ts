@@ -129,7 +129,7 @@ export class OidcAuthenticator {
 
   /** 401 with the reason; the error filter adds `WWW-Authenticate: Bearer error="invalid_token"`. */
   private refused(reason: string): NotAuthenticated {
-    this.logger.warn(`an OIDC bearer token was refused: ${reason}`);
+    this.logger.log(`an OIDC bearer token was refused: ${reason}`);
     return new NotAuthenticated(reason);
   }
 }
