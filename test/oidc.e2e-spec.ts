@@ -77,16 +77,13 @@ describe(`single sign-on: users and groups from an OpenID Provider's tokens (${M
       groupIds: [editors.id],
       isAdmin: false,
     });
-    const grant = await t.http
-      .post('/oauth/token')
-      .type('form')
-      .send({
-        grant_type: 'password',
-        username: 'ada',
-        password: '',
-        client_id: t.clientId,
-        client_secret: t.clientSecret,
-      });
+    const grant = await t.http.post('/oauth/token').type('form').send({
+      grant_type: 'password',
+      username: 'ada',
+      password: '',
+      client_id: t.clientId,
+      client_secret: t.clientSecret,
+    });
     expect(grant.status).toBe(400);
     const guessed = await t.http.post('/oauth/token').type('form').send({
       grant_type: 'password',
