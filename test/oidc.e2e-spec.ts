@@ -172,6 +172,20 @@ describe(`single sign-on: users and groups from an OpenID Provider's tokens (${M
     }
   });
 
+  it('the OpenAPI document lists the OpenID Connect scheme beside the bearer and OAuth 2 ones', async () => {
+    const document = (await t.http.get('/docs/openapi.json').expect(200)).body;
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearer', 'oauth2', 'oidc']);
+    expect(document.components.securitySchemes.oidc).toMatchObject({
+      type: 'openIdConnect',
+      openIdConnectUrl: `${issuer.issuer}/.well-known/openid-configuration`,
+    });
+    expect(document.paths['/rest/assets'].post.security).toEqual([
+      { bearer: [] },
+      { oauth2: [] },
+      { oidc: [] },
+    ]);
+  });
+
   it('a changed group claim shows on another instance within 2 s', async () => {
     // B boots last (it takes the OAuth client over): only OIDC and its own tokens are used on it after.
     const b = await TestApp.start({ database, env: env() });
