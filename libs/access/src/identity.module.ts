@@ -15,6 +15,8 @@ import { UserEntity } from './users/entities/user.entity';
 import { PasswordHasher } from './users/password-hasher';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
+import { OidcAuthenticator } from './oidc/oidc.authenticator';
+import { OidcUsers } from './oidc/oidc-users';
 
 /**
  * Who is calling: users, OAuth clients and tokens, actor resolution and the application user. Needs
@@ -36,8 +38,11 @@ import { UsersService } from './users/users.service';
     LoginThrottle,
     OAuthService,
     ApplicationUserBootstrap,
+    OidcUsers,
+    OidcAuthenticator,
   ],
   exports: [
+    OidcAuthenticator,
     UsersService,
     ActorService,
     OAuthService,

@@ -1,4 +1,5 @@
 export * from './config/app-config';
+export * from './config/oidc-config';
 export * from './context/request-context';
 export * from './database/data-source-options';
 export * from './database/datetime';

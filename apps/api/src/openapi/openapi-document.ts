@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { AppConfig, OidcSettings } from '@dam/platform';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type {
@@ -14,6 +15,8 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'
 
 /** The security requirement of every operation that is not `@Public()`: a bearer token, from either scheme. */
 const AUTHENTICATED: Array<Record<string, string[]>> = [{ bearer: [] }, { oauth2: [] }];
+/** ... or, with single sign-on (DAM_OIDC_ISSUER), a JWT of the identity provider too. */
+const AUTHENTICATED_WITH_OIDC: Array<Record<string, string[]>> = [...AUTHENTICATED, { oidc: [] }];
 
 /** The one-line plain-text body of every error (the error filter's), per status. */
 const ERRORS: Record<number, string> = {
@@ -50,7 +53,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const handlers = new HandlerIndex(app);
+  const oidc = app.get(AppConfig).oidc;
+  const authenticated = oidc === undefined ? AUTHENTICATED : AUTHENTICATED_WITH_OIDC;
   const document = SwaggerModule.createDocument(app, describeApi(), { operationIdFactory: operationIdOf });
+  if (oidc !== undefined) declareSingleSignOn(document, oidc);
   withXmlResponses(handlers, document);
   const tags = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
@@ -60,7 +66,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       const handler = handlers.get(String(operation.operationId));
       declarePathParameters(path, operation);
       addDefaultSuccess(operation, method, handler);
-      operation.security = handler?.isPublic === true ? [] : AUTHENTICATED;
+      operation.security = handler?.isPublic === true ? [] : authenticated;
       if (handler?.isPublic !== true) declareActingUser(operation);
       operation.summary ??= summaryOf(handler?.method ?? method, operation.tags?.[0]);
       for (const tag of operation.tags ?? []) tags.add(tag);
@@ -108,6 +114,15 @@ function describeApi(): Omit<OpenAPIObject, 'paths'> {
       )
       .build()
   );
+}
+
+/** The identity provider's scheme (DAM_OIDC_ISSUER): its JWTs are accepted beside the service's tokens. */
+function declareSingleSignOn(document: OpenAPIObject, oidc: OidcSettings): void {
+  ((document.components ??= {}).securitySchemes ??= {}).oidc = {
+    type: 'openIdConnect',
+    openIdConnectUrl: oidc.discoveryUrl,
+    description: `Single sign-on: a JWT access token of ${oidc.issuer} for the audience ${oidc.audience}.`,
+  };
 }
 
 /** Each `{name}` of the path that no parameter declares, as a required string. */

@@ -6,7 +6,7 @@ export interface ActorUser {
   isApplication: boolean;
 }
 
-export type AuthenticatedVia = 'token' | 'trusted-network' | 'signed-url';
+export type AuthenticatedVia = 'token' | 'oidc' | 'trusted-network' | 'signed-url';
 
 export interface Principal {
   user: ActorUser;

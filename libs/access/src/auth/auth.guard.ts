@@ -4,6 +4,7 @@ import { AppConfig, NotAuthenticated, RequestContext, UrlSigner } from '@dam/pla
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
+import { OidcAuthenticator } from '../oidc/oidc.authenticator';
 import { UsersService } from '../users/users.service';
 import { AuthenticatedRequest, Principal } from './actor';
 import { ActorService } from './actor.service';
@@ -11,9 +12,10 @@ import { IS_PUBLIC } from '@dam/platform';
 import { SignedUrlAuthenticator } from './signed-url.authenticator';
 
 /**
- * Deny by default: every route needs a valid bearer token, or a request from DAM_TRUSTED_NETWORKS
- * (which acts as the application user), or a signed URL (GET/HEAD without a token, acting as its signer),
- * unless marked @Public(). Then `?userId=` is resolved to the actor under the impersonation rules.
+ * Deny by default: every route needs a valid bearer token (the service's own, or a JWT of
+ * DAM_OIDC_ISSUER: OidcAuthenticator), or a request from DAM_TRUSTED_NETWORKS (which acts as the
+ * application user), or a signed URL (GET/HEAD without a token, acting as its signer), unless marked
+ * @Public(). Then `?userId=` is resolved to the actor under the impersonation rules.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -27,6 +29,7 @@ export class AuthGuard implements CanActivate {
     private readonly tokens: TokensService,
     private readonly users: UsersService,
     private readonly actors: ActorService,
+    private readonly oidc: OidcAuthenticator,
     config: AppConfig,
     signer: UrlSigner,
   ) {
@@ -72,6 +75,7 @@ export class AuthGuard implements CanActivate {
     const header = request.headers.authorization;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (match !== null && this.oidc.handles(match[1])) return this.oidc.authenticate(match[1]);
       const bearer = match === null ? undefined : await this.tokens.bearerOf(match[1]);
       if (bearer === undefined)
         throw new NotAuthenticated('the access token is missing, invalid, expired or revoked');

@@ -168,6 +168,11 @@ export class UsersService {
     return this.users.idsInUsernameOrder();
   }
 
+  /** The ids among `ids` that name existing groups. */
+  async existingGroupIds(ids: readonly number[]): Promise<number[]> {
+    return (await this.users.findGroups([...new Set(ids)])).map((group) => group.id);
+  }
+
   private async entityOrThrow(id: number): Promise<UserEntity> {
     const user = await this.users.findById(id);
     if (user === null) throw new UnknownResource(`user ${id} does not exist`);

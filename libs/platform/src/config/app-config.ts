@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import * as path from 'node:path';
 import type { BodyLimits } from '../http/body-limits';
 import { HostPort, parseHostPort } from './host-port';
+import { OidcSettings, readOidcSettings } from './oidc-config';
 
 /** Thrown at boot when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {
@@ -136,6 +137,8 @@ export class AppConfig {
   webhookTimeoutMs: number;
   /** DAM_WEBHOOK_ALLOWED_HOSTS: host names or IPs a webhook may target although they are private or local. */
   webhookAllowedHosts: string[];
+  /** DAM_OIDC_*: single sign-on with the JWTs of one OpenID Connect issuer (unset: off). */
+  oidc: OidcSettings | undefined;
 
   get defaultLanguage(): string {
     return this.languages[0];
@@ -241,6 +244,7 @@ export class AppConfig {
     config.webhookRetryBaseSeconds = read.number('DAM_WEBHOOK_RETRY_BASE_SECONDS', 21, 0.001, 86_400);
     config.webhookTimeoutMs = read.integer('DAM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
     config.webhookAllowedHosts = read.hostList('DAM_WEBHOOK_ALLOWED_HOSTS');
+    config.oidc = readOidcSettings(read);
     return config;
   }
 }
