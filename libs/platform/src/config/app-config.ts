@@ -113,6 +113,8 @@ export class AppConfig {
   orphanGraceHours: number;
   /** DAM_TRASH_RETENTION_DAYS: a deleted asset stays restorable this long; 0 deletes at once. */
   trashRetentionDays: number;
+  /** DAM_AUDIT_RETENTION_DAYS: audit entries older than this are purged by `purge-audit`. */
+  auditRetentionDays: number;
   /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
   verifyIntegrityMaxBytesPerRun: number;
   /** DAM_WEBHOOK_POLL_MS: how often this instance delivers webhooks (outbox, retries); 0: it delivers none. */
@@ -197,6 +199,7 @@ export class AppConfig {
     config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
     config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
     config.trashRetentionDays = read.number('DAM_TRASH_RETENTION_DAYS', 30, 0, 36_500);
+    config.auditRetentionDays = read.number('DAM_AUDIT_RETENTION_DAYS', 365, 1, 36_500);
     config.verifyIntegrityMaxBytesPerRun = read.integer(
       'DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN',
       2 * 1024 * 1024 * 1024,
