@@ -1,4 +1,19 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+
+/** A value as stored (text), a flag, or a list of ids (levels, categories, parents). */
+const VALUE = [
+  { type: 'string', nullable: true },
+  { type: 'boolean' },
+  { type: 'array', items: { type: 'integer' } },
+];
+
+/** One changed field of an audit entry. */
+export class FieldChangeSchema {
+  @ApiProperty({ description: 'the value before the change (null: none)', oneOf: VALUE })
+  before: unknown;
+  @ApiProperty({ description: 'the value after the change (null: removed)', oneOf: VALUE })
+  after: unknown;
+}
 
 /** OpenAPI schema of `AuditEntryRepresentation`. */
 export class AuditEntrySchema {
@@ -17,9 +32,11 @@ export class AuditEntrySchema {
   @ApiProperty({ type: String, nullable: true })
   requestId: string | null;
   @ApiProperty({
-    type: Object,
+    type: 'object',
     nullable: true,
-    description: '{field: {before, after}}; an attribute keyed by its label',
+    additionalProperties: { $ref: getSchemaPath(FieldChangeSchema) },
+    description:
+      '{field: {before, after}}; an attribute keyed by its label (id lists for levels and categories)',
   })
   changes: Record<string, { before: unknown; after: unknown }> | null;
 }

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, Caller, Principal } from '@dam/access';
 import { IdPipe, XmlList } from '@dam/platform';
 import type { Response } from 'express';
-import { AuditEntrySchema } from './audit.api';
+import { AuditEntrySchema, FieldChangeSchema } from './audit.api';
 import { AUDIT_ENTRY_XML, AuditEntryRepresentation, AuditMapper } from './audit.mapper';
 import { AuditPage, AuditQuery, AuditService } from './audit.service';
 
@@ -15,6 +15,7 @@ function answer(page: AuditPage, mapper: AuditMapper, response: Response): Audit
 
 /** The audit log (README "Audit log"). Admins and the application user only. */
 @ApiTags('audit')
+@ApiExtraModels(FieldChangeSchema)
 @ApiBearerAuth()
 @Controller('rest/admin/audit')
 export class AuditController {
@@ -38,6 +39,7 @@ export class AuditController {
 
 /** `GET /rest/assets/{id}/history`: the audit entries of one asset, for anyone who sees it. */
 @ApiTags('assets')
+@ApiExtraModels(FieldChangeSchema)
 @ApiBearerAuth()
 @Controller('rest/assets/:id/history')
 export class AssetHistoryController {
