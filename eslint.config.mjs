@@ -20,7 +20,7 @@ const FLOORS = [
   ['access'],
   ['access-levels', 'categories', 'attributes', 'signed-urls', 'temp-chunked-files', 'maintenance', 'webhooks'],
   ['assets'],
-  ['asset-content', 'search', 'checkout', 'lightboxes'],
+  ['asset-content', 'search', 'checkout', 'lightboxes', 'audit'],
   ['publishing', 'tus'],
 ];
 const LIBS = FLOORS.flat();

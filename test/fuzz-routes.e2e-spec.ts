@@ -145,7 +145,14 @@ describe('fuzzing every route', () => {
     const run = await api
       .post('/rest/admin/jobs/purge-expired-tokens/runs?dryRun=true', t.adminToken, {})
       .expect(202);
+    // A deleted asset waiting in the trash.
+    const doomed = await created('/rest/assets', t.adminToken, { accessLevels: [{ id: level }] });
+    await api.delete(pathOf(doomed.url), t.adminToken).expect(204);
+    const [trashed] = (await api.get('/rest/admin/trash', t.adminToken).expect(200)).body as Array<{
+      id: number;
+    }>;
     Object.assign(fixtures, {
+      trash: String(trashed.id),
       jobs: 'purge-expired-tokens',
       runs: String((run.body as { id: number | string }).id),
       users: String(victim.id),

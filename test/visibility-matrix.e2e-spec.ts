@@ -23,13 +23,17 @@ import {
 // ---- The model -------------------------------------------------------------------------------------
 
 /** What each state is made of (see VisibilityWorld.build). */
-const FACTS: Record<State, { submitted: boolean; uploadPending: boolean; pendingEdit: boolean }> = {
+const FACTS: Record<
+  State,
+  { submitted: boolean; uploadPending: boolean; pendingEdit: boolean; trashed?: boolean }
+> = {
   unsubmitted: { submitted: false, uploadPending: false, pendingEdit: false },
   uploadPending: { submitted: true, uploadPending: true, pendingEdit: false },
   live: { submitted: true, uploadPending: false, pendingEdit: false },
   pendingEdit: { submitted: true, uploadPending: false, pendingEdit: true }, // attribute edit
   pendingContent: { submitted: true, uploadPending: false, pendingEdit: true }, // file awaiting approval
   archived: { submitted: true, uploadPending: false, pendingEdit: false },
+  trashed: { submitted: true, uploadPending: true, pendingEdit: false, trashed: true }, // then deleted
 };
 
 const isPrivileged = (actor: Actor): boolean => ACTOR_RIGHTS[actor].role !== 'user';
@@ -40,9 +44,12 @@ const isLive = (state: State): boolean => FACTS[state].submitted && !FACTS[state
 
 /**
  * DESIGN §5: admins and the application user see everything; the uploader always sees their own;
- * others need view on one of its levels, and the asset must be live unless they may approve it.
+ * others need view on one of its levels, and the asset must be live unless they may approve it. Nobody
+ * sees a trashed asset.
  */
 function expectedVisible(state: State, actor: Actor): boolean {
+  // DESIGN §12 "Trash": a deleted asset is on no surface for anyone while it waits in the trash.
+  if (FACTS[state].trashed === true) return false;
   if (isPrivileged(actor) || actor === UPLOADED_BY) return true;
   return holds(actor, 'view') && (isLive(state) || holds(actor, 'approve'));
 }
@@ -73,7 +80,7 @@ function expectedFound(state: State, actor: Actor, mode: SearchMode): boolean {
 function expectedQueued(state: State, actor: Actor, which: 'upload' | 'edit'): boolean {
   const waiting =
     which === 'upload' ? FACTS[state].submitted && FACTS[state].uploadPending : FACTS[state].pendingEdit;
-  return waiting && holds(actor, 'approve');
+  return waiting && FACTS[state].trashed !== true && holds(actor, 'approve');
 }
 
 // ---- The cells -------------------------------------------------------------------------------------

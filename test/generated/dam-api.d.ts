@@ -741,6 +741,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/admin/trash': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List (trash) */
+    get: operations['Trash_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/admin/trash/{id}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Restore (trash) */
+    post: operations['Trash_restore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/admin/trash/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Purge (trash) */
+    delete: operations['Trash_purge'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/assets/{id}/content': {
     parameters: {
       query?: never;
@@ -804,6 +855,23 @@ export interface paths {
     get: operations['AssetContent_versionContent'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/assets/{id}/versions/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Restore version (assets) */
+    post: operations['AssetContent_restoreVersion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1374,6 +1442,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/admin/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List (audit) */
+    get: operations['Audit_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/assets/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** History (assets) */
+    get: operations['AssetHistory_history'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1833,6 +1935,28 @@ export interface components {
       /** Format: uri */
       assetApprovalUrl: string;
     };
+    TrashedAssetSchema: {
+      id: number;
+      /**
+       * Format: uri
+       * @description the URL the asset had, and has again once restored
+       */
+      asset: string;
+      /** @description its title when it was deleted */
+      title: string | null;
+      /**
+       * Format: uri
+       * @description the user who deleted it
+       */
+      deletedBy: string | null;
+      /** Format: date-time */
+      deletedAt: string;
+      /**
+       * Format: date-time
+       * @description when `purge-trash` deletes it for good
+       */
+      purgeAt: string;
+    };
     SignedUrlSchema: {
       /** Format: uri */
       url: string;
@@ -2144,6 +2268,33 @@ export interface components {
       createdAt: string;
       /** Format: uri */
       webhookUrl: string;
+    };
+    FieldChangeSchema: {
+      /** @description the value before the change (null: none) */
+      before: (string | null) | boolean | number[];
+      /** @description the value after the change (null: removed) */
+      after: (string | null) | boolean | number[];
+    };
+    AuditEntrySchema: {
+      id: number;
+      /** Format: date-time */
+      at: string;
+      /**
+       * Format: uri
+       * @description the user (null: a job)
+       */
+      actor: string | null;
+      /** @description the OAuth client of the request */
+      clientId: string | null;
+      /** @description named like the events: asset.updated, asset.content.replaced, ... */
+      action: string;
+      /** Format: uri */
+      target: string;
+      requestId: string | null;
+      /** @description {field: {before, after}}; an attribute keyed by its label (id lists for levels and categories) */
+      changes: {
+        [key: string]: components['schemas']['FieldChangeSchema'];
+      } | null;
     };
   };
   responses: never;
@@ -7855,6 +8006,205 @@ export interface operations {
       };
     };
   };
+  Trash_list: {
+    parameters: {
+      query?: {
+        page?: number;
+        pageSize?: number;
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrashedAssetSchema'][];
+          'application/xml': components['schemas']['TrashedAssetSchema'][];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Trash_restore: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssetSchema'];
+          'application/xml': components['schemas']['AssetSchema'];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The resource is in a state that forbids this. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Trash_purge: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Purged: its rows are gone and its files queued for deletion */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
   AssetContent_content: {
     parameters: {
       query?: {
@@ -8211,6 +8561,86 @@ export interface operations {
       };
       /** @description No such resource (or not visible to the actor). */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  AssetContent_restoreVersion: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssetVersionSchema'][];
+          'application/xml': components['schemas']['AssetVersionSchema'][];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The resource is in a state that forbids this. */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -11942,6 +12372,137 @@ export interface operations {
         content: {
           'application/json': components['schemas']['DeliverySchema'][];
           'application/xml': components['schemas']['DeliverySchema'][];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Audit_list: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEntrySchema'][];
+          'application/xml': components['schemas']['AuditEntrySchema'][];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  AssetHistory_history: {
+    parameters: {
+      query?: {
+        cursor?: number;
+        pageSize?: number;
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEntrySchema'][];
+          'application/xml': components['schemas']['AuditEntrySchema'][];
         };
       };
       /** @description Invalid input (a parameter or the body); the message says which. */

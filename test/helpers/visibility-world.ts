@@ -18,6 +18,7 @@ export const STATES = [
   'pendingEdit',
   'pendingContent',
   'archived',
+  'trashed',
 ] as const;
 export type State = (typeof STATES)[number];
 
@@ -131,6 +132,8 @@ export class VisibilityWorld {
     await api
       .put(`/rest/assets/${this.assets.archived}`, this.users.admin.token, { archived: true })
       .expect(200);
+    // An upload awaiting approval, deleted into the trash (restorable): gone from every surface and queue.
+    await api.delete(`/rest/assets/${this.assets.trashed}`, this.users.admin.token).expect(204);
   }
 
   private once<T>(key: string, make: () => Promise<T>): Promise<T> {
@@ -178,9 +181,9 @@ export class VisibilityWorld {
   }
 
   /**
-   * A new lightbox of the actor, who adds the six assets (those they cannot see are refused); the refused
-   * ones are then put in straight through the database, as if they had been added while visible, so the
-   * lightbox holds all six. Then its contents and size, read by the owner.
+   * A new lightbox of the actor, who adds the matrix assets (those they cannot see are refused); the
+   * refused ones but the trashed one are then put in straight through the database, as if they had been
+   * added while visible, so the lightbox holds all of them. Then its contents and size, read by the owner.
    */
   lightbox(actor: Actor): Promise<LightboxObservation> {
     return this.once(`lightbox ${actor}`, async () => {
@@ -197,7 +200,8 @@ export class VisibilityWorld {
           url: `${this.t.baseUrl}/rest/assets/${assetId}`,
         });
         added.set(assetId, response.status);
-        if (response.status !== 201) {
+        // A trashed asset has no row a membership could refer to.
+        if (response.status !== 201 && state !== 'trashed') {
           await this.t.app
             .get(DataSource)
             .query('INSERT INTO lightbox_assets (lightbox_id, asset_id, added_at) VALUES (?, ?, ?)', [

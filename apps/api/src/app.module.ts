@@ -26,6 +26,7 @@ import { SignedUrlsModule } from '@dam/signed-urls';
 import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { TusModule } from '@dam/tus';
 import { WebhooksModule } from '@dam/webhooks';
+import { AuditModule } from '@dam/audit';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { OAuthController } from './oauth/oauth.controller';
@@ -66,6 +67,7 @@ export class AppModule {
         SignedUrlsModule,
         MaintenanceModule,
         WebhooksModule,
+        AuditModule,
         ...extraModules,
       ],
       controllers: [RootController, HealthController, MetricsController, OAuthController],

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
@@ -112,6 +112,21 @@ export class AssetContentController {
     @Res() response: Response,
   ): Promise<void> {
     response.redirect(303, await this.downloads.versionUrl(actor, id, version));
+  }
+
+  /** That version's file becomes the current content as a new version; 200 with the versions. */
+  @Post('versions/:version/restore')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AssetVersionSchema, isArray: true })
+  @ApiErrors(409)
+  @XmlList('assetVersions', 'assetVersion')
+  async restoreVersion(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Param('version', new IdPipe('asset version')) version: number,
+  ): Promise<AssetVersionRepresentation[]> {
+    await this.uploads.restoreVersion(actor, id, version);
+    return this.downloads.versions(actor, id);
   }
 
   @Get('content-save-status')

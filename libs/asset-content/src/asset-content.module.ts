@@ -2,10 +2,11 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { AccessModule } from '@dam/access';
-import { AssetsModule } from '@dam/assets';
+import { AssetSnapshotParts, AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
 import { StoredObjectOwners } from '@dam/platform';
 import { AssetContentController } from './asset-content.controller';
+import { AssetContentSnapshot } from './asset-content.snapshot';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetImagesController } from './asset-images.controller';
@@ -22,7 +23,8 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
 /**
  * Asset content: uploads, downloads, versions, renditions and conversions (DESIGN §7), the
  * `verify-integrity` and `regenerate-renditions` jobs, and the owner of the `assets/` (asset_files) and
- * `renditions/` (asset_renditions) storage prefixes for the orphan sweep.
+ * `renditions/` (asset_renditions) storage prefixes for the orphan sweep; its rows' part of a trashed
+ * asset's snapshot (AssetContentSnapshot).
  */
 @Module({
   imports: [
@@ -43,6 +45,7 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     RenditionsService,
     VerifyIntegrityJob,
     RegenerateRenditionsJob,
+    AssetContentSnapshot,
   ],
   exports: [RenditionsService, AssetUploadsService],
 })
@@ -50,9 +53,12 @@ export class AssetContentModule implements OnModuleInit {
   constructor(
     private readonly owners: StoredObjectOwners,
     private readonly files: AssetFilesRepository,
+    private readonly snapshotParts: AssetSnapshotParts,
+    private readonly snapshot: AssetContentSnapshot,
   ) {}
 
   onModuleInit(): void {
+    this.snapshotParts.register(this.snapshot);
     this.owners.register(
       'assets/',
       (keys) => this.files.referencedFileKeys(keys),

@@ -19,6 +19,7 @@ import {
   InvalidInput,
   NotPermitted,
   parseBoolean,
+  UnknownResource,
   parseDigestField,
   LanguageService,
   ObjectDeletions,
@@ -34,7 +35,7 @@ import { TempChunkedFilesService } from '@dam/temp-chunked-files';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
-import { AssetContentReplaced } from './events/content-events';
+import { AssetContentReplaced, AssetVersionRestored } from './events/content-events';
 import { AssetFilesRepository, FileValue, NewFile, SwitchFacts, Switched } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
 import { assetTypeOf, contentTypeOf, SNIFF_BYTES } from './content-types';
@@ -144,6 +145,25 @@ export class AssetUploadsService implements OnModuleInit {
     });
   }
 
+  /**
+   * `POST .../versions/{version}/restore`: a copy of that version's file becomes the current content as a
+   * new version, through the PUT's own path (404, 403, 409 for a checkout, pending under
+   * edit-with-approval, renditions, events). 404 for a version the asset does not have.
+   */
+  async restoreVersion(actor: ActorUser, id: number, version: number): Promise<void> {
+    const mode = await this.contentModeOrThrow(actor, id);
+    const file = await this.files.version(id, version);
+    if (file === null) throw new UnknownResource(`asset ${id} has no version ${version}`);
+    await this.replaceContent(actor, id, mode, {
+      filename: file.originalFilename,
+      asNewVersion: true,
+      extract: false,
+      digests: new DigestCheck([]),
+      source: (key) => this.storage.concatenate([file.storageKey], key),
+      restoredVersion: version,
+    });
+  }
+
   private async contentModeOrThrow(actor: ActorUser, id: number): Promise<ContentMode> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const mode = contentModeOrThrow(actor, grants, placed);
@@ -165,6 +185,8 @@ export class AssetUploadsService implements OnModuleInit {
       extract: boolean;
       digests: DigestCheck;
       source: ContentSource;
+      /** Set by restoreVersion: the version whose file this is. */
+      restoredVersion?: number;
     },
   ): Promise<StoredContent> {
     const { filename, asNewVersion, extract, source } = content;
@@ -192,7 +214,14 @@ export class AssetUploadsService implements OnModuleInit {
               file,
               asNewVersion,
               await this.factsOf(file, extract ? await this.embedded.valuesOf(key, stored.size) : []),
-              (manager) => this.events.record(manager, AssetContentReplaced.of(this.urls, id, actor.id)),
+              (manager) =>
+                this.events.record(
+                  manager,
+                  AssetContentReplaced.of(this.urls, id, actor.id),
+                  ...(content.restoredVersion === undefined
+                    ? []
+                    : [AssetVersionRestored.of(this.urls, id, content.restoredVersion, actor.id)]),
+                ),
             );
       if (committed === undefined) throw new AssetNotFound(id);
       switched = committed;

@@ -13,11 +13,13 @@ import { KeywordPlanRepository } from './queries/keyword-plan.repository';
 import { QuerySources } from './queries/query-sources';
 import { SortWalkRepository } from './queries/sort-walk.repository';
 import { TalliedCounts } from './queries/tallied-counts.service';
+import { AssetSnapshotParts } from './trash/asset-snapshot';
 
 /**
  * AssetQueries (what the areas above ask about assets, injected as the class itself) with the classes
  * it asks, one per question, and the asset counts that access levels and categories declare as ports.
- * Global, so consumers just inject AssetQueries or the abstract count ports.
+ * The registry of the trash's snapshot parts (AssetSnapshotParts) too. Global, so consumers just inject
+ * AssetQueries or the abstract count ports.
  */
 @Global()
 @Module({
@@ -35,9 +37,10 @@ import { TalliedCounts } from './queries/tallied-counts.service';
     AssetTalliesRepository,
     LevelAssetCountsService,
     CategoryAssetCountsService,
+    AssetSnapshotParts,
     { provide: LevelAssetCounts, useExisting: LevelAssetCountsService },
     { provide: CategoryAssetCounts, useExisting: CategoryAssetCountsService },
   ],
-  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetTalliesRepository],
+  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetTalliesRepository, AssetSnapshotParts],
 })
 export class AssetPortsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
+import { AttributesCatalog } from '@dam/attributes';
 import {
   DomainEvent,
   DomainEvents,
@@ -10,6 +11,7 @@ import {
   LanguageService,
   UrlService,
 } from '@dam/platform';
+import { auditChanges } from './asset-audit-changes';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetChanges, isEmpty } from './asset-changes';
 import { editOutcome, Outcome, uploadOutcome } from './rules/asset-permissions';
@@ -38,6 +40,7 @@ export class AssetUpdatesService {
     private readonly locks: AssetEditLocks,
     private readonly events: DomainEvents,
     private readonly urls: UrlService,
+    private readonly catalog: AttributesCatalog,
   ) {}
 
   /** `ifMatch`: the request's `If-Match`; a tag of an earlier version of the asset is a 412. */
@@ -83,7 +86,12 @@ export class AssetUpdatesService {
 
     const data = assetEventData(this.urls, id, actor.id);
     const events: DomainEvent[] = [];
-    if (!isEmpty(changes) || flags.archived === false) events.push(new AssetUpdated(data));
+    if (!isEmpty(changes) || flags.archived === false) {
+      // The audit log's before and after (stored for approval or applied, as the event says).
+      const audited = await auditChanges(this.catalog, this.languages.defaultLanguage, state, changes);
+      if (flags.archived === false) audited.archived = { before: true, after: false };
+      events.push(new AssetUpdated(data).withChanges(audited));
+    }
     if (flags.submitted === true) events.push(new AssetSubmitted(data));
     if (flags.archived === true) events.push(new AssetArchived(data));
     const recordEvents = (manager: EntityManager) => this.events.record(manager, ...events);

@@ -4,7 +4,7 @@ import { AccessModule } from '@dam/access';
 import { AccessLevelsModule } from '@dam/access-levels';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
-import { RootLinks } from '@dam/platform';
+import { RootLinks, StoredObjectOwners } from '@dam/platform';
 import { AssetApprovalSteps } from './asset-approval-steps';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetChangesBuilder } from './asset-changes.builder';
@@ -28,9 +28,16 @@ import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { PendingApprovalsController } from './pending-approvals.controller';
 import { RebuildSearchIndexJob } from './rebuild-search-index.job';
+import { AssetSnapshots } from './trash/asset-snapshots';
+import { PurgeTrashJob } from './trash/purge-trash.job';
+import { TrashController } from './trash/trash.controller';
+import { TrashMapper } from './trash/trash.mapper';
+import { TrashRepository } from './trash/trash.repository';
+import { TrashService } from './trash/trash.service';
+import { TrashedAssetEntity, TrashedAssetObjectEntity } from './trash/trashed-asset.entity';
 
 /**
- * Assets: creation, representation, updates, deletion and the approval workflow. The ports it
+ * Assets: creation, representation, updates, deletion (into the trash) and the approval workflow. The ports it
  * implements for other areas are bound by AssetPortsModule; AssetEditLocks is bound by checkout.
  */
 @Module({
@@ -47,9 +54,11 @@ import { RebuildSearchIndexJob } from './rebuild-search-index.job';
       AssetParentEntity,
       AssetAttributeValueEntity,
       AssetPendingEditEntity,
+      TrashedAssetEntity,
+      TrashedAssetObjectEntity,
     ]),
   ],
-  controllers: [AssetsController, PendingApprovalsController],
+  controllers: [AssetsController, PendingApprovalsController, TrashController],
   providers: [
     AssetsRepository,
     AssetWritesRepository,
@@ -63,13 +72,23 @@ import { RebuildSearchIndexJob } from './rebuild-search-index.job';
     AssetApprovalSteps,
     AssetContentWrites,
     RebuildSearchIndexJob,
+    AssetSnapshots,
+    TrashRepository,
+    TrashService,
+    TrashMapper,
+    PurgeTrashJob,
   ],
   exports: [AssetReader, AssetMapper, AssetApprovalSteps, AssetContentWrites],
 })
 export class AssetsModule implements OnModuleInit {
-  constructor(private readonly rootLinks: RootLinks) {}
+  constructor(
+    private readonly rootLinks: RootLinks,
+    private readonly owners: StoredObjectOwners,
+    private readonly trash: TrashRepository,
+  ) {}
 
   onModuleInit(): void {
+    this.owners.hold((keys) => this.trash.referencedKeys(keys));
     this.rootLinks.register('assetsUrl', 'assets');
     this.rootLinks.register('pendingUploadApprovalsUrl', 'pending-upload-approvals');
     this.rootLinks.register('pendingEditApprovalsUrl', 'pending-edit-approvals');

@@ -289,10 +289,12 @@ export class AssetsRepository {
   /**
    * Values, placements, parents and pending edits go with it (foreign keys cascade). Its children lose a
    * parent by the cascade: their versions go up in the same transaction, since their state changes.
+   * `keep` runs first in the transaction, with the asset locked (the trash keeps its rows there).
    */
-  async delete(id: number, within?: InTransaction): Promise<void> {
+  async delete(id: number, within?: InTransaction, keep?: InTransaction): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const tallied = await this.tallies.lockedState(manager, id);
+      if (tallied !== undefined) await keep?.(manager, id);
       await manager.query(
         'UPDATE assets SET version = version + 1 WHERE id IN (SELECT p.asset_id FROM asset_parents p WHERE p.parent_id = ?)',
         [id],

@@ -21,7 +21,9 @@ import {
   assetEventData,
   AssetRejected,
   AssetSubmitted,
+  AssetTrashed,
 } from './events/asset-events';
+import { TrashService } from './trash/trash.service';
 
 /** Creating, reading and deleting assets (spec 4.5 items 1, 2 and 4). Updates: AssetUpdatesService. */
 @Injectable()
@@ -36,6 +38,7 @@ export class AssetsService {
     private readonly locks: AssetEditLocks,
     private readonly events: DomainEvents,
     private readonly urls: UrlService,
+    private readonly trash: TrashService,
   ) {}
 
   /**
@@ -92,8 +95,12 @@ export class AssetsService {
     const data = assetEventData(this.urls, id, actor.id);
     // An upload awaiting approval deleted by another (an approver) is how it is turned down.
     const rejected = placed.asset.uploadPending && placed.asset.addedByUserId !== actor.id;
-    await this.assets.delete(id, (manager) =>
-      this.events.record(manager, ...(rejected ? [new AssetRejected(data)] : []), new AssetDeleted(data)),
-    );
+    const keep = await this.trash.keeper(actor.id);
+    const events = [
+      ...(rejected ? [new AssetRejected(data)] : []),
+      new AssetDeleted(data),
+      ...(keep === undefined ? [] : [new AssetTrashed(data)]),
+    ];
+    await this.assets.delete(id, (manager) => this.events.record(manager, ...events), keep);
   }
 }

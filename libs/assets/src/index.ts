@@ -20,3 +20,4 @@ export type { CreateAssetRequest } from './dto/create-asset.request';
 export { UpdateAssetDto } from './dto/update-asset.request';
 export type { UpdateAssetRequest } from './dto/update-asset.request';
 export * from './events/asset-events';
+export * from './trash/asset-snapshot';

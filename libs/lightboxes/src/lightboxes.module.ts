@@ -1,19 +1,20 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
-import { AssetsModule } from '@dam/assets';
+import { AssetSnapshotParts, AssetsModule } from '@dam/assets';
 import { RootLinks } from '@dam/platform';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { LightboxContentsController } from './lightbox-contents.controller';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxContentsService } from './lightbox-contents.service';
+import { LightboxContentsSnapshot } from './lightbox-contents.snapshot';
 import { LightboxMapper } from './lightbox.mapper';
 import { LightboxesController, OwnLightboxesController } from './lightboxes.controller';
 import { LightboxesRepository } from './lightboxes.repository';
 import { LightboxesService } from './lightboxes.service';
 
-/** Users' lightboxes and the assets in them (spec 4.4). */
+/** Users' lightboxes and the assets in them (spec 4.4), and their part of a trashed asset's snapshot. */
 @Module({
   imports: [TypeOrmModule.forFeature([LightboxEntity, LightboxAssetEntity]), AccessModule, AssetsModule],
   controllers: [LightboxesController, OwnLightboxesController, LightboxContentsController],
@@ -23,12 +24,18 @@ import { LightboxesService } from './lightboxes.service';
     LightboxContentsRepository,
     LightboxContentsService,
     LightboxMapper,
+    LightboxContentsSnapshot,
   ],
 })
 export class LightboxesModule implements OnModuleInit {
-  constructor(private readonly rootLinks: RootLinks) {}
+  constructor(
+    private readonly rootLinks: RootLinks,
+    private readonly snapshotParts: AssetSnapshotParts,
+    private readonly snapshot: LightboxContentsSnapshot,
+  ) {}
 
   onModuleInit(): void {
+    this.snapshotParts.register(this.snapshot);
     this.rootLinks.register('lightboxesUrl', 'lightboxes');
   }
 }

@@ -26,3 +26,31 @@ export class AssetContentReplaced extends DomainEvent<AssetContentEventData> {
     });
   }
 }
+
+/** The payload of `asset.version.restored`: which earlier version became the current content again. */
+export interface AssetVersionRestoredData extends AssetContentEventData {
+  /** The version whose file was restored; the new current version follows the last one. */
+  restoredVersion: number;
+}
+
+/**
+ * `POST /rest/assets/{id}/versions/{version}/restore` made that version's file the current content (as a
+ * new version; `asset.content-replaced` comes with it). Restored under edit-with-approval, the file is
+ * pending like any upload and this event is not emitted.
+ */
+export class AssetVersionRestored extends DomainEvent<AssetVersionRestoredData> {
+  static readonly TYPE = 'asset.version.restored';
+  readonly type = AssetVersionRestored.TYPE;
+
+  static of(
+    urls: UrlService,
+    assetId: number,
+    restoredVersion: number,
+    actorId?: number | null,
+  ): AssetVersionRestored {
+    return new AssetVersionRestored({
+      ...AssetContentReplaced.of(urls, assetId, actorId).data,
+      restoredVersion,
+    });
+  }
+}

@@ -59,3 +59,21 @@ export class AssetDeleted extends DomainEvent<AssetEventData> {
   static readonly TYPE = 'asset.deleted';
   readonly type = AssetDeleted.TYPE;
 }
+
+/** Deleted into the trash (after `asset.deleted`): restorable by an admin until it is purged. */
+export class AssetTrashed extends DomainEvent<AssetEventData> {
+  static readonly TYPE = 'asset.trashed';
+  readonly type = AssetTrashed.TYPE;
+}
+
+/** Brought back from the trash with its id, values, placements, versions and memberships. */
+export class AssetRestored extends DomainEvent<AssetEventData> {
+  static readonly TYPE = 'asset.restored';
+  readonly type = AssetRestored.TYPE;
+}
+
+/** Purged from the trash (by an admin or the `purge-trash` job): its files are deleted. */
+export class AssetPurged extends DomainEvent<AssetEventData> {
+  static readonly TYPE = 'asset.purged';
+  readonly type = AssetPurged.TYPE;
+}

@@ -127,6 +127,10 @@ export class AppConfig {
   renditionConcurrency: number;
   /** Stored objects younger than this are never swept as orphans (an upload may not have committed yet). */
   orphanGraceHours: number;
+  /** DAM_TRASH_RETENTION_DAYS: a deleted asset stays restorable this long; 0 deletes at once. */
+  trashRetentionDays: number;
+  /** DAM_AUDIT_RETENTION_DAYS: audit entries older than this are purged by `purge-audit`. */
+  auditRetentionDays: number;
   /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
   verifyIntegrityMaxBytesPerRun: number;
   /** DAM_WEBHOOK_POLL_MS: how often this instance delivers webhooks (outbox, retries); 0: it delivers none. */
@@ -229,6 +233,8 @@ export class AppConfig {
     config.renditionMaxInputPixels = read.integer('DAM_RENDITION_MAX_INPUT_PIXELS', 100_000_000, 1);
     config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
     config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
+    config.trashRetentionDays = read.number('DAM_TRASH_RETENTION_DAYS', 30, 0, 36_500);
+    config.auditRetentionDays = read.number('DAM_AUDIT_RETENTION_DAYS', 365, 1, 36_500);
     config.verifyIntegrityMaxBytesPerRun = read.integer(
       'DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN',
       2 * 1024 * 1024 * 1024,

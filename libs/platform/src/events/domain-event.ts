@@ -10,6 +10,11 @@ export abstract class DomainEvent<D extends object = object> {
   /** `<area>.<what-happened>`, e.g. `asset.created`: the name listeners (`@OnEvent`) and webhooks use. */
   abstract readonly type: string;
   readonly occurredAt: Date;
+  /**
+   * The fields the change changed, for the audit log only (never in the outbox, so never sent to a
+   * webhook): set by the owner with `withChanges`. Never a secret.
+   */
+  changes?: FieldChanges;
 
   constructor(
     readonly data: D,
@@ -17,7 +22,21 @@ export abstract class DomainEvent<D extends object = object> {
   ) {
     this.occurredAt = occurredAt;
   }
+
+  withChanges(changes: FieldChanges): this {
+    this.changes = changes;
+    return this;
+  }
 }
+
+/** `{field: {before, after}}` of a change: an attribute keyed by its label (`Title`). */
+export type FieldChanges = Record<string, { before: unknown; after: unknown }>;
+
+/**
+ * Work that must be part of every recording of events (the audit log's entries): runs in the
+ * transaction of the change, after the outbox rows, so it commits or rolls back with them.
+ */
+export type EventRecorder = (manager: EntityManager, events: readonly DomainEvent[]) => Promise<void>;
 
 /** An event as stored in the outbox and handed to its consumers (webhooks) by `DomainEvents.claim`. */
 export interface OutboxEvent {

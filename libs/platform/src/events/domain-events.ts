@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { dateOfDatetime } from '../database/datetime';
-import { DomainEvent, OutboxEvent } from './domain-event';
+import { DomainEvent, EventRecorder, OutboxEvent } from './domain-event';
 
 const TABLE = 'domain_events';
 /** Named, since TypeORM leaves out the column list of a multi-row insert into a table without an entity. */
@@ -42,6 +42,8 @@ export class DomainEvents implements OnModuleInit {
   private readonly logger = new Logger('DomainEvents');
   /** Events recorded inside a transaction that has not ended yet, by its query runner. */
   private readonly pending = new WeakMap<QueryRunner, Pending[]>();
+  /** Run by every `record`, in its transaction (addRecorder). */
+  private readonly recorders: EventRecorder[] = [];
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -60,6 +62,11 @@ export class DomainEvents implements OnModuleInit {
    * Stores `events` in the outbox within `manager`'s transaction, and emits them in process after it
    * commits. Outside a transaction the row commits at once, and the events are emitted right after.
    */
+  /** Adds work that every `record` runs in the transaction of the change (the audit log's entries). */
+  addRecorder(recorder: EventRecorder): void {
+    this.recorders.push(recorder);
+  }
+
   async record(manager: EntityManager, ...events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
     await manager
@@ -77,6 +84,7 @@ export class DomainEvents implements OnModuleInit {
         })),
       )
       .execute();
+    for (const recorder of this.recorders) await recorder(manager, events);
     const runner = manager.queryRunner;
     if (runner !== undefined && runner.isTransactionActive) {
       const pending = this.pending.get(runner) ?? [];

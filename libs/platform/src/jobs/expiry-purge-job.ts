@@ -23,7 +23,7 @@ const DRY_RUN_LIMIT = 1000;
  * DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS (or the job's own DAM_JOB_<NAME>_CRON) says otherwise.
  */
 export abstract class ExpiryPurgeJob extends MaintenanceJob {
-  readonly defaultCron = '*/10 * * * *';
+  readonly defaultCron: string = '*/10 * * * *';
   /** What one item is called in the run's notes ("temp file", "tus upload"). */
   protected abstract readonly itemName: string;
 

@@ -14,7 +14,8 @@ const STAT_PARALLEL = 16;
  * DAM_ORPHAN_GRACE_HOURS (an upload writes its object before the row that refers to it commits), and
  * reports rows whose object is missing. Which rows refer to which keys is answered by the lib that owns
  * each key prefix (StoredObjectOwners); objects queued in `object_deletions` are not referenced by any
- * row, so they count as orphans too. Never deleted: an object some row refers to, an object younger than
+ * row, so they count as orphans too; objects a holder keeps (a trashed asset's files) do not. Never
+ * deleted: an object some row refers to, an object younger than
  * the grace period, an object under no registered prefix (reported), and rows (a missing object is only
  * reported). Safe to run twice and to kill: every delete stands alone.
  */
@@ -73,7 +74,7 @@ export class SweepOrphanObjectsJob extends MaintenanceJob {
         return stat !== undefined && stat.lastModified.getTime() <= cutoff;
       });
       if (old.length === 0) continue;
-      const referenced = await referencedAmong(old);
+      const referenced = await this.owners.kept(old, referencedAmong);
       for (const key of old) {
         if (referenced.has(key)) continue;
         if (context.dryRun) {

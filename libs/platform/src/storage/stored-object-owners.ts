@@ -21,10 +21,30 @@ export interface StoredObjectOwner {
 
 export class StoredObjectOwners {
   private readonly owners = new Map<string, StoredObjectOwner>();
+  private readonly holders: ReferencedKeys[] = [];
 
   register(prefix: string, referenced: ReferencedKeys, keys?: AllReferencedKeys): void {
     if (!prefix.endsWith('/')) throw new Error(`a stored-object prefix ends with '/': ${prefix}`);
     this.owners.set(prefix, { prefix, referenced, keys });
+  }
+
+  /**
+   * Rows outside the owners that keep objects of any prefix (a trashed asset's files): a key one of them
+   * refers to is never an orphan.
+   */
+  hold(referenced: ReferencedKeys): void {
+    this.holders.push(referenced);
+  }
+
+  /** Which of `keys` the owner's rows (`referenced`) or a holder's rows refer to. */
+  async kept(keys: string[], referenced: ReferencedKeys): Promise<Set<string>> {
+    const kept = await referenced(keys);
+    for (const holder of this.holders) {
+      const rest = keys.filter((key) => !kept.has(key));
+      if (rest.length === 0) break;
+      for (const key of await holder(rest)) kept.add(key);
+    }
+    return kept;
   }
 
   /** The owner of `key`, by the longest registered prefix. */
