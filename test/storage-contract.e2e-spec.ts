@@ -1,13 +1,13 @@
+import { AppConfig } from '@dam/core';
+import { UrlService } from '@dam/http';
 import {
-  AppConfig,
   FsObjectStorage,
   InvalidObjectKey,
   createMinioStorage,
   ObjectNotFound,
   ObjectStorage,
-  UrlService,
   UrlSigner,
-} from '@dam/platform';
+} from '@dam/storage';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

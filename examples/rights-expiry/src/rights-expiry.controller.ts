@@ -2,18 +2,17 @@ import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, requireAdmin } from '@dam/access';
 import { AssetReader } from '@dam/assets';
+import { InvalidInput, UnknownResource } from '@dam/errors';
 import {
   IdPipe,
-  InvalidInput,
   PagingQuery,
   readPaging,
-  UnknownResource,
   UrlService,
   writePagingHeaders,
   XmlList,
   xmlMapping,
   XmlRoot,
-} from '@dam/platform';
+} from '@dam/http';
 import { Allow } from 'class-validator';
 import type { Response } from 'express';
 import { Rights, RightsRepository } from './rights.repository';

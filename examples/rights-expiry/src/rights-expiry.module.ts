@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AssetsModule } from '@dam/assets';
-import { DomainEvents, UrlService } from '@dam/platform';
+import { DomainEvents } from '@dam/events';
+import { UrlService } from '@dam/http';
 import { ExpireRightsJob } from './expire-rights.job';
 import { RightsExpiryController } from './rights-expiry.controller';
 import { RightsExpiryListener } from './rights-expiry.listener';

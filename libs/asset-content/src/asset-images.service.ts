@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { AppConfig, InvalidInput, TooLarge, UnknownResource, ObjectStorage } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { InvalidInput, TooLarge, UnknownResource } from '@dam/errors';
+import { ObjectStorage } from '@dam/storage';
 import type { Readable } from 'node:stream';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';

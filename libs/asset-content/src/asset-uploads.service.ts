@@ -12,22 +12,18 @@ import {
   uploadOutcome,
 } from '@dam/assets';
 import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
+import { InvalidInput, NotPermitted } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
 import {
   DigestCheck,
-  DomainEvents,
-  InvalidInput,
-  NotPermitted,
   parseBoolean,
   parseDigestField,
-  LanguageService,
-  ObjectDeletions,
-  ObjectStorage,
-  safeFilename,
   sizeLimited,
-  StoredObject,
   uploadFilenameOrThrow,
   UrlService,
-} from '@dam/platform';
+} from '@dam/http';
+import { LanguageService } from '@dam/i18n';
+import { ObjectDeletions, ObjectStorage, safeFilename, StoredObject } from '@dam/storage';
 import { TempChunkedFilesService } from '@dam/temp-chunked-files';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';

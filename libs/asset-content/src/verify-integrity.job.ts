@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AppConfig,
-  JobContext,
-  MaintenanceJob,
-  ObjectNotFound,
-  ObjectStorage,
-  Settings,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { Settings } from '@dam/database';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { ObjectNotFound, ObjectStorage } from '@dam/storage';
 import { createHash } from 'node:crypto';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetFileEntity } from './entities/asset-file.entity';

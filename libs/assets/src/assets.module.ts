@@ -4,7 +4,7 @@ import { AccessModule } from '@dam/access';
 import { AccessLevelsModule } from '@dam/access-levels';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
-import { RootLinks } from '@dam/platform';
+import { RootLinks } from '@dam/http';
 import { AssetApprovalSteps } from './asset-approval-steps';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetChangesBuilder } from './asset-changes.builder';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, readPaging, UrlService, writePagingHeaders, XmlList } from '@dam/platform';
+import { ApiPaging, readPaging, UrlService, writePagingHeaders, XmlList } from '@dam/http';
 import type { Response } from 'express';
 import { AssetApprovalsService, IdPage } from './asset-approvals.service';
 import { AssetMapper, PENDING_APPROVAL_XML, PendingApprovalRepresentation } from './asset.mapper';

@@ -1,4 +1,5 @@
-import { CacheGenerations, LanguageService } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
+import { LanguageService } from '@dam/i18n';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AttributeType } from './attribute-types';
 import { AttributesCatalog } from './attributes-catalog';

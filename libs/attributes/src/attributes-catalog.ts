@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CacheGenerations, GenerationCached, GenerationLru, LanguageService } from '@dam/platform';
+import { CacheGenerations, GenerationCached, GenerationLru } from '@dam/database';
+import { LanguageService } from '@dam/i18n';
 import { AssetType } from './asset-types/asset-type';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import {

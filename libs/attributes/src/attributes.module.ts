@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CacheGenerationsModule, RootLinks } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
+import { RootLinks } from '@dam/http';
 import { AssetTypesController } from './asset-types/asset-types.controller';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AssetTypesService } from './asset-types/asset-types.service';

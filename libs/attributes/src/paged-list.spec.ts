@@ -1,4 +1,5 @@
-import { InvalidInput, PagingQuery } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { PagingQuery } from '@dam/http';
 import type { Response } from 'express';
 import { pageOf } from './paged-list';
 

@@ -1,4 +1,4 @@
-import { PagingQuery, readPaging, writePagingHeaders } from '@dam/platform';
+import { PagingQuery, readPaging, writePagingHeaders } from '@dam/http';
 import type { Response } from 'express';
 
 /**

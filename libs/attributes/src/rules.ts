@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
 
 /** A required, non-blank piece of text, trimmed; `message` when it is missing or blank. */
 export function requiredText(raw: unknown, message: string, maxLength = 255): string {

@@ -10,7 +10,7 @@ import {
   writePagingHeaders,
   XmlRoot,
   XmlUrls,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Response } from 'express';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategoryRepresentation } from './category.mapper';

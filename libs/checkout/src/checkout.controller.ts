@@ -12,7 +12,7 @@ import {
   writePagingHeaders,
   XmlList,
   XmlRoot,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Response } from 'express';
 import {
   CHECKOUT_XML,

@@ -1,19 +1,15 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { ReadReplica } from './database/read-replica';
-import { DomainEvents } from './events/domain-events';
-import { BodyParserMiddleware } from './http/body-parser.middleware';
-import { RequestContextMiddleware } from './http/request-context.middleware';
-import { RootLinks } from './http/root-links';
-import { UrlService } from './http/url.service';
-import { I18nModule } from './i18n/i18n.module';
-import { Settings } from './settings/settings';
-import { JobsModule } from './jobs/jobs.module';
-import { RateCounters } from './rate-limits/rate-counters';
-import { StorageModule } from './storage/storage.module';
+import { applyPlannerStatistics } from '@dam/assets';
+import { AppConfig, ConfigModule } from '@dam/core';
+import { DatabaseModule, ReadReplica, Settings } from '@dam/database';
+import { DomainEvents } from '@dam/events';
+import { BodyParserMiddleware, RequestContextMiddleware, RootLinks, UrlService } from '@dam/http';
+import { I18nModule } from '@dam/i18n';
+import { JobsModule } from '@dam/jobs';
+import { MIGRATIONS } from '@dam/migrations';
+import { RateCounters } from '@dam/rate-limits';
+import { StorageModule } from '@dam/storage';
 
 /** Cross-cutting services every area uses: configuration, database, URLs, storage. */
 @Global()
@@ -24,7 +20,8 @@ export class PlatformModule implements NestModule {
       module: PlatformModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        // The schema's history, then assets' planner statistics on SQLite (see applyPlannerStatistics).
+        DatabaseModule.forRoot({ migrations: MIGRATIONS, afterMigrations: [applyPlannerStatistics] }),
         StorageModule,
         I18nModule,
         JobsModule,

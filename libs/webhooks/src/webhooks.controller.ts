@@ -7,15 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  IdPipe,
-  PagingQuery,
-  readPaging,
-  writePagingHeaders,
-  XmlList,
-  XmlRoot,
-} from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, readPaging, writePagingHeaders, XmlList, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { WebhookWriteDto } from './dto/webhook-write.dto';
 import {

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { NotAuthenticated } from '@dam/platform';
+import { NotAuthenticated } from '@dam/errors';
 import type { ActorUser, AuthenticatedRequest, Principal } from './actor';
 
 /**

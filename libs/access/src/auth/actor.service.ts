@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInput, NotPermitted, parseOptionalId } from '@dam/platform';
+import { InvalidInput, NotPermitted } from '@dam/errors';
+import { parseOptionalId } from '@dam/http';
 import { UsersService } from '../users/users.service';
 import { ActorUser, isPrivileged } from './actor';
 

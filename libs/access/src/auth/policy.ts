@@ -1,4 +1,4 @@
-import { NotPermitted } from '@dam/platform';
+import { NotPermitted } from '@dam/errors';
 import { ActorUser, isPrivileged } from './actor';
 
 /**

@@ -1,4 +1,6 @@
-import { NotAuthenticated, parsePositiveId, UrlSigner } from '@dam/platform';
+import { NotAuthenticated } from '@dam/errors';
+import { parsePositiveId } from '@dam/http';
+import { UrlSigner } from '@dam/storage';
 import type { Request } from 'express';
 import { UsersService } from '../users/users.service';
 import { ActorUser, Principal } from './actor';

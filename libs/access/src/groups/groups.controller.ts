@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPaging, IdPipe, Paging, urlList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, Paging, urlList, UrlService, XmlRoot, XmlUrls } from '@dam/http';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
-import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { Paging, UrlService } from '@dam/http';
 
 import { ActorUser } from '../auth/actor';
 

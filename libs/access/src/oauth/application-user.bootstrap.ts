@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig, isUniqueViolation } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { isUniqueViolation } from '@dam/database';
 import { ActorUser, toActor } from '../auth/actor';
 import { UserEntity } from '../users/entities/user.entity';
 import { PasswordHasher } from '../users/password-hasher';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AppConfig, CacheGenerations, GenerationLru } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { CacheGenerations, GenerationLru } from '@dam/database';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as crypto from 'node:crypto';
 import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CacheGenerations, GenerationLru } from '@dam/platform';
+import { CacheGenerations, GenerationLru } from '@dam/database';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { ACCESS_GENERATION } from '../users/users.repository';
 import { AccessGrants } from './access-grants';

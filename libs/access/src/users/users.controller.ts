@@ -9,7 +9,7 @@ import {
   writePagingHeaders,
   XmlRoot,
   XmlUrls,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Response } from 'express';
 import { ActorUser } from '../auth/actor';
 import { Actor } from '../auth/actor.decorator';

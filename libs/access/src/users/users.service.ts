@@ -1,16 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  CacheGenerations,
-  DomainEvents,
-  GenerationCached,
-  GenerationLru,
-  InvalidInput,
-  StateConflict,
-  NotPermitted,
-  UnknownResource,
-  Paging,
-  UrlService,
-} from '@dam/platform';
+import { CacheGenerations, GenerationCached, GenerationLru } from '@dam/database';
+import { InvalidInput, StateConflict, NotPermitted, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
 import { ActorUser, isPrivileged } from '../auth/actor';
 import { toActor } from '../auth/actor';
 import { UpdateUserDto } from './dto/update-user.dto';

@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ReadReplica } from '@dam/platform';
+import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { AssetEntity } from '../entities/asset.entity';
 import { AssetFilter, AssetSort } from '../ports/asset-filter';

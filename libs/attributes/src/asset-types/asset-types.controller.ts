@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, xmlMapping, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, xmlMapping, XmlRoot, XmlUrls } from '@dam/http';
 import type { Response } from 'express';
 import { AssetType } from './asset-type';
 import { pageOf } from '../paged-list';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, LanguageService, UnknownResource } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { LanguageService } from '@dam/i18n';
 import { requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/http';
 import { pageOf } from '../paged-list';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';

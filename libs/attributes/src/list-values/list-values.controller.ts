@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { pageOf } from '../paged-list';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
