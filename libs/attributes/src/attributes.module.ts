@@ -6,6 +6,7 @@ import { AssetTypesController } from './asset-types/asset-types.controller';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AssetTypesService } from './asset-types/asset-types.service';
 import { AttributesCatalog } from './attributes-catalog';
+import { AttributeDefinitions } from './attributes/attribute-definitions';
 import { AttributeMapper } from './attributes/attribute.mapper';
 import { AttributesController } from './attributes/attributes.controller';
 import { AttributesRepository } from './attributes/attributes.repository';
@@ -64,6 +65,7 @@ import { ListValuesService } from './list-values/list-values.service';
   ],
   providers: [
     AttributesRepository,
+    AttributeDefinitions,
     AttributesCatalog,
     AttributesService,
     AttributeMapper,

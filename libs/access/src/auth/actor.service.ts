@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InvalidInput, NotPermitted } from '@dam/errors';
 import { parseOptionalId } from '@dam/http';
 import { UsersService } from '../users/users.service';
-import { ActorUser, isPrivileged } from './actor';
+import { ActorUser, isPrivileged } from '../actor/actor';
 
 /**
  * Resolves `userId` / `createAsUserId`: only admins and the application user may act as someone else;

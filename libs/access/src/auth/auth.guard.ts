@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
 import { UsersService } from '../users/users.service';
-import { AuthenticatedRequest, Principal } from './actor';
+import { AuthenticatedRequest, Principal } from '../actor/actor';
 import { ActorService } from './actor.service';
 import { SignedUrlAuthenticator } from './signed-url.authenticator';
 

@@ -11,8 +11,8 @@ import {
   XmlUrls,
 } from '@dam/http';
 import type { Response } from 'express';
-import { ActorUser } from '../auth/actor';
-import { Actor } from '../auth/actor.decorator';
+import { ActorUser } from '../actor/actor';
+import { Actor } from '../actor/actor.decorator';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserSchema } from './users.api';
 import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';
