@@ -6,7 +6,7 @@ import { isUniqueViolation } from './database-errors';
 const TABLE = 'settings';
 
 /**
- * Small named values kept in the `settings` table (platform's), such as the cursor a maintenance job
+ * Small named values kept in the `settings` table (owned by this lib), such as the cursor a maintenance job
  * resumes from. Names are namespaced by their user (`verify-integrity.cursor`).
  */
 @Injectable()

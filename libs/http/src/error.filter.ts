@@ -2,9 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { RequestContext } from '@dam/core';
 import { allowedMethods } from './allowed-methods';
-import { DomainError, TooManyRequests } from '@dam/errors';
+import { DomainError, TooManyRequests, isUnavailableError } from '@dam/errors';
 import { statusOf } from './error-status';
-import { isUnavailableError } from '@dam/errors';
 
 interface ErrorReply {
   status: number;

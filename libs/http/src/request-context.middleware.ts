@@ -1,7 +1,6 @@
 import { Injectable, NestMiddleware, Optional } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { AppConfig } from '@dam/core';
-import { RequestContext, RequestContextData } from '@dam/core';
+import { AppConfig, RequestContext, RequestContextData } from '@dam/core';
 import { measureTraffic, Metrics, requestIdOf } from '@dam/observability';
 import { parseAcceptLanguage } from './accept-language';
 

@@ -1,5 +1,4 @@
-import { AppConfig } from '@dam/core';
-import { RequestContext } from '@dam/core';
+import { AppConfig, RequestContext } from '@dam/core';
 import { UrlService } from './url.service';
 
 function service(publicUrl?: string): UrlService {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@dam/core';
-import { RequestContext } from '@dam/core';
+import { AppConfig, RequestContext } from '@dam/core';
 import { InvalidInput } from '@dam/errors';
 
 export type UrlSegment = string | number;

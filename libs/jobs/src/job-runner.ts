@@ -8,8 +8,7 @@ import {
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob, CronTime } from 'cron';
 import { AppConfig } from '@dam/core';
-import { isUniqueViolation } from '@dam/database';
-import { withQueryDeadline } from '@dam/database';
+import { isUniqueViolation, withQueryDeadline } from '@dam/database';
 import { JobAlreadyRunning, UnknownJob } from './job-errors';
 import { JobRunObserver } from './job-observer';
 import { JobRun, JobRunsStore } from './job-runs.store';

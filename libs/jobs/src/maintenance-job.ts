@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 /**
  * A maintenance job (DESIGN §10): registered by the lib that owns what it maintains, scheduled and run by
- * the platform's JobRunner (one instance per schedule through a lease, every run recorded in `job_runs`).
+ * the JobRunner (one instance per schedule through a lease, every run recorded in `job_runs`).
  * Jobs work in batches, call `checkpoint()` between batches (it renews the lease and stops a run whose
  * lease was lost), and are safe to run twice and to resume after being killed.
  */

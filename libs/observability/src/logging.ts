@@ -4,8 +4,7 @@ import { Logger as PinoNestLogger, Params, PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, LevelWithSilent, LoggerOptions } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Options as PinoHttpOptions } from 'pino-http';
-import { AppConfig } from '@dam/core';
-import { RequestContext } from '@dam/core';
+import { AppConfig, RequestContext } from '@dam/core';
 import { elapsedMs, requestIdOf, routePatternOf, trafficOf } from './traffic';
 
 /**
@@ -36,7 +35,7 @@ export const REDACTED_PATHS = [
   '*.access_token',
   '*.token',
   '*.secret',
-  // Signed URLs: the signature, its expiry and signer (platform's UrlSigner, signed-urls), and S3's.
+  // Signed URLs: the signature, its expiry and signer (storage's UrlSigner, signed-urls), and S3's.
   'query.key',
   'query.timestamp',
   'query["X-Amz-Signature"]',
@@ -93,7 +92,7 @@ export function loggingParams(
   };
   return {
     pinoHttp: [options, destination ?? standardOutput(config)],
-    // Mounted like platform's own middleware (express `use`), not as the catch-all route nestjs-pino's
+    // Mounted like the platform's own middleware (express `use`), not as the catch-all route nestjs-pino's
     // default path makes, which would show up among the app's routes. Not at all without request lines
     // (DAM_LOG_REQUESTS=false): pino-http's child logger per request (with redaction) cost about 15% of
     // a GET's CPU for nothing (bench/results/latest.md).

@@ -11,7 +11,11 @@ import { MIGRATIONS } from '@dam/migrations';
 import { RateCounters } from '@dam/rate-limits';
 import { StorageModule } from '@dam/storage';
 
-/** Cross-cutting services every area uses: configuration, database, URLs, storage. */
+/**
+ * Cross-cutting services every area uses: configuration, database, URLs, storage. The wiring of the
+ * platform's rooms for the apps; it also hands the database the schema (the migrations, then assets'
+ * planner statistics), which is why it sits above every lib.
+ */
 @Global()
 @Module({})
 export class PlatformModule implements NestModule {

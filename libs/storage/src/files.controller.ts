@@ -2,9 +2,8 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { Public } from '@dam/http';
+import { Public, StreamGarbage } from '@dam/http';
 import { FilesService } from './files.service';
-import { StreamGarbage } from '@dam/http';
 
 /**
  * `GET /files/{key}`: the fs store's signed download URLs. Public: the signature is the credential.
