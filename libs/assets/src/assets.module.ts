@@ -27,6 +27,7 @@ import {
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { PendingApprovalsController } from './pending-approvals.controller';
+import { PlannerStatistics } from './planner-statistics/planner-statistics.provider';
 import { RebuildSearchIndexJob } from './rebuild-search-index.job';
 
 /**
@@ -63,6 +64,7 @@ import { RebuildSearchIndexJob } from './rebuild-search-index.job';
     AssetApprovalSteps,
     AssetContentWrites,
     RebuildSearchIndexJob,
+    PlannerStatistics,
   ],
   exports: [AssetReader, AssetMapper, AssetApprovalSteps, AssetContentWrites],
 })

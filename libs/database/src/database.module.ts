@@ -6,28 +6,20 @@ import { dataSourceOptions, Migrations } from './data-source-options';
 import { runMigrations } from './migrator';
 import { installQueryTimeout } from './query-timeout';
 
-/** What the database holds before anything else touches it. */
-export interface DatabaseSchema {
-  /** The schema's history (`MIGRATIONS` of `@dam/migrations`), run at boot. */
-  migrations: Migrations;
-  /**
-   * Run after the migrations, before the query deadline is installed: table owners' preparations of
-   * the database (assets' SQLite planner statistics). Each is given the data source.
-   */
-  afterMigrations: ReadonlyArray<(dataSource: DataSource) => Promise<unknown>>;
-}
-
-/** The database connection; migrations run before anything else touches it. */
+/**
+ * The database connection; `migrations` (the schema's history, `MIGRATIONS` of `@dam/migrations`) run
+ * before anything else touches it.
+ */
 @Module({})
 export class DatabaseModule {
-  static forRoot(schema: DatabaseSchema): DynamicModule {
+  static forRoot(migrations: Migrations): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(config, schema.migrations),
+            ...dataSourceOptions(config, migrations),
             autoLoadEntities: true,
             retryAttempts: config.databaseConnectRetries,
             retryDelay: 2000,
@@ -36,7 +28,6 @@ export class DatabaseModule {
             if (options === undefined) throw new Error('database options are missing');
             const dataSource = await new DataSource(options).initialize();
             await runMigrations(dataSource);
-            for (const prepare of schema.afterMigrations) await prepare(dataSource);
             // After the migrations, which may run long: DAM_DATABASE_TIMEOUT_MS (see dataSourceOptions).
             if (options.maxQueryExecutionTime !== undefined)
               installQueryTimeout(dataSource, options.maxQueryExecutionTime);

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
-import { recountAssetLevelSets } from '@dam/assets';
 import { column } from './columns';
+import { assetFills } from './owner-fills';
 
 /**
  * The sets of access levels that assets have, and how many assets each set holds per state (owned by
@@ -51,6 +51,7 @@ export class AssetTallies1732320000000 implements MigrationInterface {
       }),
     );
     const mysql = queryRunner.connection.driver.options.type !== 'better-sqlite3';
+    const { recountAssetLevelSets } = await assetFills();
     await recountAssetLevelSets((sql, parameters) => queryRunner.query(sql, parameters), mysql);
     // Every row grew by the 4 bytes of its set and split its page: InnoDB rebuilds the table compact
     // again (at 1M assets: 100 -> 53 MB, which the stock 128 MiB buffer pool holds beside the indexes).

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKeyOptions } from 'typeorm';
-import { FACET_TALLIES, recountAssetFacetTallies } from '@dam/assets';
 import { cascadeTo, column } from './columns';
+import { assetFills } from './owner-fills';
 
 /**
  * Assets per set of levels, state and category (`asset_category_tallies`) and per set, state and year
@@ -14,6 +14,7 @@ export class AssetFacetTallies1732323600000 implements MigrationInterface {
   name = 'AssetFacetTallies1732323600000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const { FACET_TALLIES, recountAssetFacetTallies } = await assetFills();
     const state = [
       column.int('level_set_id', { isPrimary: true }),
       column.boolean('submitted', false, { isPrimary: true }),
@@ -45,6 +46,7 @@ export class AssetFacetTallies1732323600000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    const { FACET_TALLIES } = await assetFills();
     await queryRunner.dropTable(FACET_TALLIES.addedYear.table);
     await queryRunner.dropTable(FACET_TALLIES.category.table);
   }

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
-import { recountAssetCategorySets } from '@dam/assets';
 import { cascadeTo, column } from './columns';
+import { assetFills } from './owner-fills';
 
 /**
  * The sets of categories that assets are in, as `asset_level_sets` holds their sets of levels (owned by
@@ -42,6 +42,7 @@ export class AssetCategorySets1732330800000 implements MigrationInterface {
       new TableColumn(column.int('category_set_id', { isNullable: true })),
     );
     const mysql = queryRunner.connection.driver.options.type !== 'better-sqlite3';
+    const { recountAssetCategorySets } = await assetFills();
     await recountAssetCategorySets((sql, parameters) => queryRunner.query(sql, parameters), mysql);
     // Every row grew by 4 bytes and split its page: rebuilt compact, as when level_set_id came.
     if (mysql) await queryRunner.query('OPTIMIZE TABLE assets');

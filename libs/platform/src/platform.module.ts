@@ -1,6 +1,5 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { applyPlannerStatistics } from '@dam/assets';
 import { AppConfig, ConfigModule } from '@dam/core';
 import { DatabaseModule, ReadReplica, Settings } from '@dam/database';
 import { DomainEvents } from '@dam/events';
@@ -13,8 +12,8 @@ import { StorageModule } from '@dam/storage';
 
 /**
  * Cross-cutting services every area uses: configuration, database, URLs, storage. The wiring of the
- * platform's rooms for the apps; it also hands the database the schema (the migrations, then assets'
- * planner statistics), which is why it sits above every lib.
+ * platform's rooms for the apps; it also hands the database the schema's history (the migrations,
+ * which fill new tables through their owners), which is why it sits above every lib.
  */
 @Global()
 @Module({})
@@ -24,8 +23,8 @@ export class PlatformModule implements NestModule {
       module: PlatformModule,
       imports: [
         ConfigModule.forRoot(config),
-        // The schema's history, then assets' planner statistics on SQLite (see applyPlannerStatistics).
-        DatabaseModule.forRoot({ migrations: MIGRATIONS, afterMigrations: [applyPlannerStatistics] }),
+        // The schema's history, run at boot.
+        DatabaseModule.forRoot(MIGRATIONS),
         StorageModule,
         I18nModule,
         JobsModule,
