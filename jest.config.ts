@@ -3,7 +3,7 @@ import type { Config } from 'jest';
 const shared = {
   preset: 'ts-jest',
   testEnvironment: 'node',
-  moduleNameMapper: { '^@dam/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: { '^@dam/([a-z0-9-]+)$': '<rootDir>/libs/$1/src' },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json', 'node'],
 };

@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { Connection } from 'mysql2/promise';
 import { AttributeType } from '@dam/attributes';
-import { tokenRows } from '@dam/platform';
+import { tokenRows } from '@dam/core';
 
 export interface SeedPlan {
   assets: number;

@@ -16,7 +16,9 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { createConnection } from 'mysql2';
 import { DataSource } from 'typeorm';
-import { AppConfig, dataSourceOptions, runMigrations } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { dataSourceOptions, runMigrations } from '@dam/database';
+import { MIGRATIONS } from '@dam/migrations';
 import { createApp } from '../apps/api/src/create-app';
 import { measure, readSeeded } from './asset-search.bench';
 import { SERVER_URL } from './mysql-bench-app';
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
 async function copy(from: string, dir: string, file: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const config = AppConfig.fromEnv({ DAM_DATA_DIR: dir });
-  const migrated = await new DataSource(dataSourceOptions(config)).initialize();
+  const migrated = await new DataSource(dataSourceOptions(config, MIGRATIONS)).initialize();
   await runMigrations(migrated);
   await migrated.destroy();
   const db = new Database(file);

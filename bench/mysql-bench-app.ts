@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import { createApp } from '../apps/api/src/create-app';
 
 export const SERVER_URL = (

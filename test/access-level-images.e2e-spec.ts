@@ -1,4 +1,4 @@
-import { ObjectStorage } from '@dam/platform';
+import { ObjectStorage } from '@dam/storage';
 import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
 import { Created, useAccessLevelsApp } from './helpers/access-level-requests';

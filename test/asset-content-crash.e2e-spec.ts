@@ -1,4 +1,4 @@
-import { ObjectStorage } from '@dam/platform';
+import { ObjectStorage } from '@dam/storage';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import request from 'supertest';

@@ -1,5 +1,5 @@
 import { CHECKED_OUT_TO_ANOTHER_USER } from '@dam/checkout';
-import { ObjectStorage } from '@dam/platform';
+import { ObjectStorage } from '@dam/storage';
 import * as http from 'node:http';
 import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
 import { contentRequests, defaultLevelWith, fetchSigned, png, sha256 } from './helpers/content-fixtures';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { JobRegistry } from '@dam/platform';
+import { JobRegistry } from '@dam/jobs';
 import { bearerRequests } from './helpers/bearer-requests';
 import { grant } from './helpers/asset-permission-fixtures';
 import { assetFactory, SearchWorld } from './helpers/search-fixtures';

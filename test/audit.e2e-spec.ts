@@ -1,4 +1,5 @@
-import { DomainEvents, JobContext, JobRegistry, JobSummary } from '@dam/platform';
+import { DomainEvents } from '@dam/events';
+import { JobContext, JobRegistry, JobSummary } from '@dam/jobs';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { grant, insertAccessLevel } from './helpers/asset-permission-fixtures';

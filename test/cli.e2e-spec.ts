@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { runCli } from '../apps/cli/src/cli';
-import { MIGRATIONS } from '@dam/platform';
+import { MIGRATIONS } from '@dam/migrations';
 import { createTestDatabase, TestDatabase } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
 

@@ -1,4 +1,5 @@
-import { CacheGenerations, JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
+import { JobContext, JobRegistry, MaintenanceJob } from '@dam/jobs';
 import { DataSource } from 'typeorm';
 import type { Response } from 'supertest';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';

@@ -1,4 +1,4 @@
-import { ObjectStorage, UrlSigner } from '@dam/platform';
+import { ObjectStorage, UrlSigner } from '@dam/storage';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';

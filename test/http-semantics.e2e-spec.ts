@@ -1,4 +1,4 @@
-import { AppConfig, ConfigError } from '@dam/platform';
+import { AppConfig, ConfigError } from '@dam/core';
 import { grant, insertAccessLevel, insertCategory } from './helpers/asset-permission-fixtures';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { contentRequests, png } from './helpers/content-fixtures';

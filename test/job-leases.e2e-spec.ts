@@ -1,4 +1,4 @@
-import { LeaseService } from '@dam/platform';
+import { LeaseService } from '@dam/jobs';
 import { DataSource } from 'typeorm';
 import { TestApp } from './helpers/test-app';
 

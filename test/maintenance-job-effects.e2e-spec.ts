@@ -1,5 +1,8 @@
 import { RenditionsService } from '@dam/asset-content';
-import { AppConfig, JobContext, JobRegistry, JobSummary, ObjectStorage, Settings } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { Settings } from '@dam/database';
+import { JobContext, JobRegistry, JobSummary } from '@dam/jobs';
+import { ObjectStorage } from '@dam/storage';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';

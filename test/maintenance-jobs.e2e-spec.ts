@@ -1,4 +1,4 @@
-import { JobContext, JobRegistry, MaintenanceJob } from '@dam/platform';
+import { JobContext, JobRegistry, MaintenanceJob } from '@dam/jobs';
 import { DataSource } from 'typeorm';
 import { runCli } from '../apps/cli/src/cli';
 import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';

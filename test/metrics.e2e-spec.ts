@@ -1,4 +1,4 @@
-import { JobRegistry, MaintenanceJob } from '@dam/platform';
+import { JobRegistry, MaintenanceJob } from '@dam/jobs';
 import { randomBytes } from 'node:crypto';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { contentRequests } from './helpers/content-fixtures';

@@ -1,6 +1,7 @@
-import { AppConfig, dataSourceOptions, runMigrations } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { dataSourceOptions, runMigrations } from '@dam/database';
+import { MIGRATIONS } from '@dam/migrations';
 import { DataSource } from 'typeorm';
-import { MIGRATIONS } from '@dam/platform';
 import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
 
@@ -26,7 +27,7 @@ async function acrossMigration(
   check: (after: DataSource, migration: string) => Promise<void>,
 ): Promise<void> {
   const fresh = await createTestDatabase();
-  const options = dataSourceOptions(configFor(fresh));
+  const options = dataSourceOptions(configFor(fresh), MIGRATIONS);
   const last = migrationNames.indexOf(name);
   expect(last).toBeGreaterThan(0);
   const before = await new DataSource({ ...options, migrations: MIGRATIONS.slice(0, last) }).initialize();
@@ -128,7 +129,7 @@ describe(`migrations (${MATRIX})`, () => {
     const dataSources: DataSource[] = [];
 
     async function open(migrations = MIGRATIONS): Promise<DataSource> {
-      const dataSource = await new DataSource({ ...dataSourceOptions(config), migrations }).initialize();
+      const dataSource = await new DataSource(dataSourceOptions(config, migrations)).initialize();
       dataSources.push(dataSource);
       return dataSource;
     }
@@ -265,7 +266,7 @@ describe(`migrations (${MATRIX})`, () => {
       const fresh = await createTestDatabase();
       const freshConfig = configFor(fresh);
       const instances = await Promise.all(
-        [1, 2, 3].map(() => new DataSource({ ...dataSourceOptions(freshConfig) }).initialize()),
+        [1, 2, 3].map(() => new DataSource(dataSourceOptions(freshConfig, MIGRATIONS)).initialize()),
       );
       try {
         const results = await Promise.all(instances.map((instance) => runMigrations(instance)));

@@ -1,4 +1,4 @@
-import { ObjectDeletions, ObjectStorage } from '@dam/platform';
+import { ObjectDeletions, ObjectStorage } from '@dam/storage';
 import { contentRequests } from './helpers/content-fixtures';
 import { defaultAccessLevelId } from './helpers/permission-fixtures';
 import { TestApp } from './helpers/test-app';

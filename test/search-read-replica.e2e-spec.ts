@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { AppConfig, ConfigError } from '@dam/platform';
+import { AppConfig, ConfigError } from '@dam/core';
 import { bearerRequests } from './helpers/bearer-requests';
 import { MYSQL_SERVER_URL } from './helpers/databases';
 import { assetFactory, ATTRIBUTE } from './helpers/search-fixtures';

@@ -1,4 +1,4 @@
-import { UrlSigner } from '@dam/platform';
+import { UrlSigner } from '@dam/storage';
 import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
 import { TestApp, TestUser } from './helpers/test-app';
 

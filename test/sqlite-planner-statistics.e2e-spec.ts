@@ -1,11 +1,8 @@
 import { DataSource } from 'typeorm';
-import {
-  AppConfig,
-  applyPlannerStatistics,
-  dataSourceOptions,
-  REFERENCE_STATISTICS,
-  runMigrations,
-} from '@dam/platform';
+import { applyPlannerStatistics, REFERENCE_STATISTICS } from '@dam/assets';
+import { AppConfig } from '@dam/core';
+import { dataSourceOptions, runMigrations } from '@dam/database';
+import { MIGRATIONS } from '@dam/migrations';
 import { createTestDatabase, TestDatabase } from './helpers/databases';
 
 type Stat = { tbl: string; idx: string; stat: string };
@@ -28,7 +25,7 @@ describe('SQLite planner statistics', () => {
   beforeEach(async () => {
     database = await createTestDatabase('sqlite');
     const config = AppConfig.fromEnv({ DAM_DATA_DIR: database.dataDir });
-    dataSource = await new DataSource(dataSourceOptions(config)).initialize();
+    dataSource = await new DataSource(dataSourceOptions(config, MIGRATIONS)).initialize();
     await runMigrations(dataSource);
   });
 

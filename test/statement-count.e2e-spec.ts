@@ -1,4 +1,4 @@
-import { CacheGenerations } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
 import { DataSource } from 'typeorm';
 import { accessLevelRequests } from './helpers/access-level-requests';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';

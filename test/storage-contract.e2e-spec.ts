@@ -1,14 +1,14 @@
+import { AppConfig } from '@dam/core';
+import { Settings } from '@dam/database';
+import { UrlService } from '@dam/http';
 import {
-  AppConfig,
   FsObjectStorage,
   InvalidObjectKey,
   createMinioStorage,
   ObjectNotFound,
   ObjectStorage,
-  Settings,
-  UrlService,
   UrlSigner,
-} from '@dam/platform';
+} from '@dam/storage';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

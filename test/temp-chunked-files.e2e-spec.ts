@@ -1,5 +1,5 @@
 import { TempChunkedFilesService } from '@dam/temp-chunked-files';
-import { RequestContext } from '@dam/platform';
+import { RequestContext } from '@dam/core';
 import { createHash, randomBytes } from 'node:crypto';
 import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
 import { pseudoRandomBlocks, pseudoRandomStream, streamRequest } from './helpers/raw-http';

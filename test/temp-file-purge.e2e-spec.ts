@@ -1,6 +1,7 @@
 import { DiscoveryService } from '@nestjs/core';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { AppConfig, JobRegistry, JobRunner, LeaseService } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { JobRegistry, JobRunner, LeaseService } from '@dam/jobs';
 import { TempChunkedFilesService, TempFilePurgeJob } from '@dam/temp-chunked-files';
 import { DataSource } from 'typeorm';
 import { runCli } from '../apps/cli/src/cli';

@@ -1,4 +1,4 @@
-import { JobContext, JobRegistry, JobSummary } from '@dam/platform';
+import { JobContext, JobRegistry, JobSummary } from '@dam/jobs';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-import { ObjectDeletions } from '@dam/platform';
+import { ObjectDeletions } from '@dam/storage';
 import { createHash, randomBytes } from 'node:crypto';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { binaryBody, contentRequests, fetchSigned, sha256 } from './helpers/content-fixtures';

@@ -1,4 +1,4 @@
-import { DomainEvent, DomainEvents } from '@dam/platform';
+import { DomainEvent, DomainEvents } from '@dam/events';
 import { WebhookDispatcher } from '@dam/webhooks';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-import { CacheGenerations } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
 import { TestApp } from './test-app';
 
 /**

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { recountAssetCategorySets, recountAssetLevelSets } from '@dam/platform';
+import { recountAssetCategorySets, recountAssetLevelSets } from '@dam/assets';
 import { TestApp } from './test-app';
 
 export interface AssetFixture {

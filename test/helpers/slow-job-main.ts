@@ -5,7 +5,8 @@
  */
 import '../../apps/api/src/register-paths';
 import { existsSync } from 'node:fs';
-import { AppConfig, JobContext, JobRegistry, JobRunner, MaintenanceJob } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { JobContext, JobRegistry, JobRunner, MaintenanceJob } from '@dam/jobs';
 import { createApp } from '../../apps/api/src/create-app';
 
 class TickJob extends MaintenanceJob {

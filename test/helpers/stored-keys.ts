@@ -1,4 +1,4 @@
-import { ObjectDeletions, ObjectStorage } from '@dam/platform';
+import { ObjectDeletions, ObjectStorage } from '@dam/storage';
 import { TestApp } from './test-app';
 
 /**

@@ -1,5 +1,5 @@
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';

@@ -11,15 +11,11 @@ import { CategoriesModule } from '@dam/categories';
 import { CheckoutModule } from '@dam/checkout';
 import { LightboxesModule } from '@dam/lightboxes';
 import { MaintenanceModule } from '@dam/maintenance';
-import {
-  AppConfig,
-  AppValidationPipe,
-  ErrorFilter,
-  ObservabilityModule,
-  PlatformModule,
-  RateLimitsModule,
-  XmlNegotiationGuard,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { AppValidationPipe, ErrorFilter, XmlNegotiationGuard } from '@dam/http';
+import { ObservabilityModule } from '@dam/observability';
+import { PlatformModule } from '@dam/platform';
+import { RateLimitsModule } from '@dam/rate-limits';
 import { PublishingModule } from '@dam/publishing';
 import { SearchModule } from '@dam/search';
 import { SignedUrlsModule } from '@dam/signed-urls';

@@ -2,15 +2,9 @@ import { DynamicModule, INestApplication, LogLevel, Type } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import {
-  AppConfig,
-  indexRoutes,
-  loggingParams,
-  NegotiatingExpressAdapter,
-  nestLoggerOf,
-  pinoLevelOf,
-  TrustedOrigin,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { indexRoutes, NegotiatingExpressAdapter, TrustedOrigin } from '@dam/http';
+import { loggingParams, nestLoggerOf, pinoLevelOf } from '@dam/observability';
 import { AppModule } from './app.module';
 import { corsOptions, securityHeaders } from './http-semantics';
 import { buildOpenApiDocument } from './openapi/openapi-document';

@@ -1,7 +1,7 @@
 import { restoreHeapGrowth } from './boot-heap';
 import './register-paths';
 import { Logger } from '@nestjs/common';
-import { AppConfig, ConfigError } from '@dam/platform';
+import { AppConfig, ConfigError } from '@dam/core';
 import { createApp } from './create-app';
 
 async function main(): Promise<void> {

@@ -16,7 +16,7 @@ import type { CategoryRepresentation, CategorySearchNode } from '@dam/categories
 import { CATEGORY_XML } from '@dam/categories';
 import { CHECKOUT_XML } from '@dam/checkout';
 import { LIGHTBOX_ITEM_XML, LIGHTBOX_XML } from '@dam/lightboxes';
-import { readXmlList, readXmlRepresentation, toXml, XmlMapping, xmlMapping } from '@dam/platform';
+import { readXmlList, readXmlRepresentation, toXml, XmlMapping, xmlMapping } from '@dam/http';
 import { PUBLISHING_ACTION_XML, PUBLISHING_LOG_XML } from '@dam/publishing';
 import { ASSET_SUMMARY_XML } from '@dam/search';
 import { SIGNED_URL_XML } from '@dam/signed-urls';

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@dam/access';
-import { AppConfig, PlatformModule } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { PlatformModule } from '@dam/platform';
 import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 
 /**

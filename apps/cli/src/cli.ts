@@ -1,6 +1,7 @@
 import { ConsoleLogger, INestApplicationContext, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, ConfigError, DomainError } from '@dam/platform';
+import { AppConfig, ConfigError } from '@dam/core';
+import { DomainError } from '@dam/errors';
 import { AppModule } from '../../api/src/app.module';
 import { CliModule } from './cli.module';
 import { CommandEnvironment, CommandError, DatabaseUnreachable, UsageError } from './commands/command';

@@ -1,4 +1,6 @@
-import { DomainEvents, JobContext, MaintenanceJob, UrlService } from '@dam/platform';
+import { DomainEvents } from '@dam/events';
+import { UrlService } from '@dam/http';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
 import { RightsExpired } from './rights-expiry.events';
 import { RightsRepository } from './rights.repository';
 

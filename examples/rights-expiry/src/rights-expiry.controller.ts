@@ -2,18 +2,8 @@ import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, requireAdmin } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import {
-  IdPipe,
-  InvalidInput,
-  pagedList,
-  Paging,
-  PagingQuery,
-  UnknownResource,
-  UrlService,
-  XmlList,
-  xmlMapping,
-  XmlRoot,
-} from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { IdPipe, pagedList, Paging, PagingQuery, UrlService, XmlList, xmlMapping, XmlRoot } from '@dam/http';
 import { Allow } from 'class-validator';
 import type { Response } from 'express';
 import { Rights, RightsRepository } from './rights.repository';

@@ -1,4 +1,4 @@
-import { ActorRef, DomainEvent } from '@dam/platform';
+import { ActorRef, DomainEvent } from '@dam/events';
 
 /** The payload of `rights.expired` (docs/events.md). */
 export interface RightsExpiredData extends ActorRef {

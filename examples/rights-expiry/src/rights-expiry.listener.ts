@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AssetCreated, AssetDeleted, AssetEventData } from '@dam/assets';
-import { DomainEvent } from '@dam/platform';
+import { DomainEvent } from '@dam/events';
 import { RIGHTS_EXPIRY_OPTIONS, RightsExpiryOptions } from './rights-expiry.options';
 import { RightsRepository } from './rights.repository';
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig, dataSourceOptions, runMigrations } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { dataSourceOptions, runMigrations } from '@dam/database';
 import { DataSource } from 'typeorm';
 import { RightsExpiry1732311120000 } from './migrations/1732311120000-rights-expiry';
 
@@ -19,8 +20,7 @@ export class RightsExpiryMigrations implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const dataSource = await new DataSource({
-      ...dataSourceOptions(this.config),
-      migrations: RIGHTS_EXPIRY_MIGRATIONS,
+      ...dataSourceOptions(this.config, RIGHTS_EXPIRY_MIGRATIONS),
       migrationsTableName: 'rights_expiry_migrations',
     } as never).initialize();
     try {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AssetsModule } from '@dam/assets';
-import { DomainEvents, UrlService } from '@dam/platform';
+import { DomainEvents } from '@dam/events';
+import { UrlService } from '@dam/http';
 import { ExpireRightsJob } from './expire-rights.job';
 import { RightsExpiryController } from './rights-expiry.controller';
 import { RightsExpiryListener } from './rights-expiry.listener';
@@ -12,7 +13,7 @@ import { RightsRepository } from './rights.repository';
  * Rights expiry, the worked extension of docs/extending.md: its own table (and migrations), a listener of
  * `asset.*` events, the scheduled job `expire-rights` (which records `rights.expired` events that webhooks
  * deliver) and the admin endpoint `/rest/admin/rights-expiry`. It edits no other lib: it uses their
- * barrels (`@dam/platform`, `@dam/access`, `@dam/assets`) and is added to the app as
+ * barrels (`@dam/events`, `@dam/jobs`, `@dam/http`, `@dam/access`, `@dam/assets`, ...) and is added to the app as
  * `createApp(config, levels, [RightsExpiryModule.forRoot({...})])`.
  */
 @Module({})

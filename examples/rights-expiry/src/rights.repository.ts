@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUniqueViolation } from '@dam/platform';
+import { isUniqueViolation } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
 
 const TABLE = 'rights_expiry';

@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
 import { LevelTranslation } from './access-levels.repository';
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { AccessLevelEntity } from './entities/access-level.entity';

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessLevelTree } from '@dam/access';
-import { CacheGenerationsModule } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
 import { AccessLevelTreeService } from './access-level-tree.service';
 import { AccessLevelsCache } from './access-levels.cache';
 import { AccessLevelEntity } from './entities/access-level.entity';

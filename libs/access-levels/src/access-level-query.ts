@@ -1,4 +1,5 @@
-import { InvalidInput, parseOptionalId, QueryParams } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseOptionalId, QueryParams } from '@dam/http';
 import { CountScope } from './access-level.reader';
 
 /**

@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
 import { AccessLevelNotAssignable, isAssignable } from './access-level-rules';
 
 describe('isAssignable (DESIGN §6)', () => {

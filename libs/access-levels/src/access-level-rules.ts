@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
 
 /**
  * DESIGN §6: a level can be given to an asset when it has no sub-access levels, or when it is marked

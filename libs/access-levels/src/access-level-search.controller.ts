@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { parseBoolean, parseOptionalId, XmlList } from '@dam/platform';
+import { parseBoolean, parseOptionalId, XmlList } from '@dam/http';
 import { countScopeOf } from './access-level-query';
 import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelSearchNode } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { AccessLevelView } from './access-level.reader';
 
 /** Spec 2.1. */

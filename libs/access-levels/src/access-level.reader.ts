@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, isPrivileged, PermissionsService } from '@dam/access';
-import { idsOf, LanguageService, TreeNode, visibleForest } from '@dam/platform';
+import { idsOf, TreeNode, visibleForest } from '@dam/core';
+import { LanguageService } from '@dam/i18n';
 import { AccessLevelsRepository } from './access-levels.repository';
 import { LevelAssetCounts } from './ports/level-asset-counts.port';
 import { AccessLevelEntity } from './entities/access-level.entity';

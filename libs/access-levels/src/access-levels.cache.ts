@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ACCESS_LEVELS_GENERATION, LevelNode } from '@dam/access';
-import { CacheGenerations, GenerationCached } from '@dam/platform';
+import { CacheGenerations, GenerationCached } from '@dam/database';
 import { Repository } from 'typeorm';
 import { AccessLevelEntity } from './entities/access-level.entity';
 

@@ -31,7 +31,7 @@ import {
   XmlList,
   XmlRoot,
   XmlUrls,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Request, Response } from 'express';
 import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
 import { AccessLevelsService } from './access-levels.service';

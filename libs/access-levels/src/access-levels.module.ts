@@ -1,7 +1,9 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
-import { CacheGenerationsModule, RootLinks, StoredObjectOwners } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
+import { RootLinks } from '@dam/http';
+import { StoredObjectOwners } from '@dam/storage';
 import { AccessLevelPortsModule } from './access-level-ports.module';
 import { AccessLevelSearchController } from './access-level-search.controller';
 import { AccessLevelMapper } from './access-level.mapper';

@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ACCESS_LEVELS_GENERATION } from '@dam/access';
-import {
-  CacheGenerations,
-  FieldTexts,
-  InTransaction,
-  refuseForeignKeyViolations,
-  TranslationsService,
-} from '@dam/platform';
+import { TreeLink as LevelLink } from '@dam/core';
+import { CacheGenerations, refuseForeignKeyViolations } from '@dam/database';
+import { InTransaction } from '@dam/events';
+import { FieldTexts, TranslationsService } from '@dam/i18n';
 import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
-import { TreeLink as LevelLink } from '@dam/platform';
 import { AccessLevelsCache } from './access-levels.cache';
 import { AccessLevelEntity } from './entities/access-level.entity';
 

@@ -2,22 +2,17 @@ import { Injectable } from '@nestjs/common';
 
 import { ActorUser, requireAdmin } from '@dam/access';
 
-import {
-  DomainEvents,
-  InvalidInput,
-  LanguageService,
-  UnknownResource,
-  Paging,
-  UrlService,
-} from '@dam/platform';
+import { deepestFirst, findCycle, TreeLink as LevelLink } from '@dam/core';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
 
 import { planChange } from './access-level-changes';
 
 import { AccessLevelNotAssignable, isAssignable } from './access-level-rules';
 
 import { AccessLevelReader, AccessLevelView, CountScope } from './access-level.reader';
-
-import { deepestFirst, findCycle, TreeLink as LevelLink } from '@dam/platform';
 
 import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
 

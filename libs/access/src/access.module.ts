@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CacheGenerationsModule, RootLinks } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
+import { RootLinks } from '@dam/http';
 import { AuthGuard } from './auth/auth.guard';
 import { GroupPermissionEntity } from './groups/entities/group-permission.entity';
 import { GroupMapper } from './groups/group.mapper';
@@ -25,13 +26,7 @@ import { UsersController } from './users/users.controller';
     PermissionsModule,
   ],
   controllers: [UsersController, UserSearchController, GroupsController],
-  providers: [
-    UserMapper,
-    GroupsRepository,
-    GroupsService,
-    GroupMapper,
-    AuthGuard,
-  ],
+  providers: [UserMapper, GroupsRepository, GroupsService, GroupMapper, AuthGuard],
   exports: [IdentityModule, PermissionsModule, UserMapper, AuthGuard],
 })
 export class AccessModule implements OnModuleInit {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CacheGenerationsModule } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActorService } from './auth/actor.service';
 import { ApplicationUserBootstrap } from './oauth/application-user.bootstrap';

@@ -10,7 +10,7 @@ import {
   sha256DigestField,
   XmlList,
   XmlRoot,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Request, Response } from 'express';
 import { AssetDownloadsService, AssetVersionRepresentation } from './asset-downloads.service';
 import { AssetUploadsService } from './asset-uploads.service';

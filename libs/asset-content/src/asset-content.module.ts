@@ -4,7 +4,7 @@ import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { AccessModule } from '@dam/access';
 import { AssetSnapshotParts, AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
-import { StoredObjectOwners } from '@dam/platform';
+import { StoredObjectOwners } from '@dam/storage';
 import { AssetContentController } from './asset-content.controller';
 import { AssetContentSnapshot } from './asset-content.snapshot';
 import { AssetDownloadsService } from './asset-downloads.service';

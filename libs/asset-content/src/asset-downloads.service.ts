@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, editOutcome, VisibleAsset } from '@dam/assets';
-import {
-  AppConfig,
-  InvalidInput,
-  NotPermitted,
-  UnknownResource,
-  ObjectStorage,
-  UrlService,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { InvalidInput, NotPermitted, UnknownResource } from '@dam/errors';
+import { UrlService } from '@dam/http';
+import { ObjectStorage } from '@dam/storage';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetFileEntity } from './entities/asset-file.entity';
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssetContentWrites } from '@dam/assets';
-import { InTransaction, ObjectDeletions } from '@dam/platform';
+import { InTransaction } from '@dam/events';
+import { ObjectDeletions } from '@dam/storage';
 import { DataSource, EntityManager, In, MoreThan } from 'typeorm';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiBinaryResponse, ApiRedirect, IdPipe } from '@dam/platform';
+import { ApiBinaryResponse, ApiRedirect, IdPipe } from '@dam/http';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { AssetImagesService } from './asset-images.service';

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import {
-  AppConfig,
-  InvalidInput,
-  ObjectStorage,
-  parseWholeNumber,
-  TooLarge,
-  UnknownResource,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { InvalidInput, TooLarge, UnknownResource } from '@dam/errors';
+import { parseWholeNumber } from '@dam/http';
+import { ObjectStorage } from '@dam/storage';
 import type { Readable } from 'node:stream';
 import { AssetDownloadsService } from './asset-downloads.service';
 import { AssetFilesRepository } from './asset-files.repository';

@@ -12,25 +12,20 @@ import {
   uploadOutcome,
 } from '@dam/assets';
 import { AttributesCatalog, SystemAttribute } from '@dam/attributes';
+import { AppConfig } from '@dam/core';
+import { InvalidInput, NotPermitted, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
 import {
-  AppConfig,
   DigestCheck,
-  DomainEvents,
-  InvalidInput,
-  NotPermitted,
   parseBoolean,
-  UnknownResource,
   parseDigestField,
-  LanguageService,
-  ObjectDeletions,
-  ObjectStorage,
-  safeFilename,
   sizeLimited,
-  StoredObject,
   uploadFilenameOrThrow,
   UploadTooLarge,
   UrlService,
-} from '@dam/platform';
+} from '@dam/http';
+import { LanguageService } from '@dam/i18n';
+import { ObjectDeletions, ObjectStorage, safeFilename, StoredObject } from '@dam/storage';
 import { TempChunkedFilesService } from '@dam/temp-chunked-files';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ObjectStorage } from '@dam/platform';
+import { ObjectStorage } from '@dam/storage';
 import type { Readable } from 'node:stream';
 
 /** Small helpers over object storage shared by uploads, embedded data and renditions. */

@@ -6,7 +6,7 @@ import {
   AttributesCatalog,
   EmbeddedDataMappingDefinition,
 } from '@dam/attributes';
-import { LanguageService } from '@dam/platform';
+import { LanguageService } from '@dam/i18n';
 import { FileValue } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
 

@@ -1,4 +1,6 @@
-import { AppConfig, ObjectStorage, StreamGarbage } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { StreamGarbage } from '@dam/http';
+import { ObjectStorage } from '@dam/storage';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

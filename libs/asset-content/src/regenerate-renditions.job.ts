@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, JobContext, MaintenanceJob, ObjectStorage } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { ObjectStorage } from '@dam/storage';
 import { AssetFilesRepository } from './asset-files.repository';
 import { isConvertibleImage } from './content-types';
 import { AssetFileEntity } from './entities/asset-file.entity';

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, ObjectStorage } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { ObjectStorage } from '@dam/storage';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AssetFilesRepository } from './asset-files.repository';

@@ -1,19 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AppConfig,
-  JobContext,
-  MaintenanceJob,
-  ObjectNotFound,
-  ObjectStorage,
-  Settings,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { Settings } from '@dam/database';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { ObjectNotFound, ObjectStorage } from '@dam/storage';
 import { createHash } from 'node:crypto';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetFileEntity } from './entities/asset-file.entity';
 
 /** Files read per batch; the cursor is saved and the run checkpoints between batches. */
 const BATCH = 100;
-/** The last file id verified (in the platform's settings table); 0 or absent: start from the first file. */
+/** The last file id verified (in the `settings` table, through Settings); 0 or absent: start from the first file. */
 export const VERIFY_INTEGRITY_CURSOR = 'verify-integrity.cursor';
 
 /**

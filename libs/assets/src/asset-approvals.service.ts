@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, PermissionsService } from '@dam/access';
-import { DomainEvents, NotPermitted, Paging, UrlService } from '@dam/platform';
+import { NotPermitted } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
 import { AssetReader } from './asset-reader.service';
 import { AssetWritesRepository } from './asset-writes.repository';
 import { AssetApproved, assetEventData } from './events/asset-events';

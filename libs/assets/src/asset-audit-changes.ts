@@ -1,5 +1,5 @@
 import { AttributesCatalog } from '@dam/attributes';
-import { FieldChanges } from '@dam/platform';
+import { FieldChanges } from '@dam/events';
 import { AssetChanges, sameIds } from './asset-changes';
 import { AttributeValue } from './ports/asset-state';
 

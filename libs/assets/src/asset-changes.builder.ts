@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser } from '@dam/access';
 import { AttributeDefinition, AttributesCatalog, AttributeType } from '@dam/attributes';
-import { InvalidInput, LanguageService } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { LanguageService } from '@dam/i18n';
 import { AssetChanges, sameIds, ValueChange } from './asset-changes';
 import { AssetReferences } from './asset-references.service';
 import { StoredState } from './queries/asset-states.repository';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttributesCatalog } from '@dam/attributes';
-import { LanguageService } from '@dam/platform';
+import { LanguageService } from '@dam/i18n';
 import { EntityManager } from 'typeorm';
 import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';

@@ -1,4 +1,4 @@
-import { UnknownResource } from '@dam/platform';
+import { UnknownResource } from '@dam/errors';
 
 /** An asset that does not exist, or that the actor may not see (DESIGN §5: for them it does not exist). */
 export class AssetNotFound extends UnknownResource {

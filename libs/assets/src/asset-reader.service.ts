@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AccessGrants, ActorUser, PermissionsService, UsersService } from '@dam/access';
 import { AttributeDefinition, AttributesCatalog } from '@dam/attributes';
-import { LanguageService, sentManyTimes } from '@dam/platform';
+import { sentManyTimes } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
 import { AssetNotFound } from './asset-errors';
 import { AssetMapper, AssetRepresentation } from './asset.mapper';
 import { AssetsRepository } from './assets.repository';

@@ -3,7 +3,8 @@ import { Viewer } from '@dam/access';
 import { AccessLevelsService } from '@dam/access-levels';
 import { AssetTypesService } from '@dam/attributes';
 import { CategoriesService } from '@dam/categories';
-import { InvalidInput, UrlService } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { UrlService } from '@dam/http';
 import { AssetQueries } from './queries/asset-queries.service';
 
 export const NO_ACCESS_LEVELS = 'you must supply some access levels to put the asset in';

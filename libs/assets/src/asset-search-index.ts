@@ -1,5 +1,5 @@
 import { AttributesCatalog, AttributeType } from '@dam/attributes';
-import { tokenRows } from '@dam/platform';
+import { tokenRows } from '@dam/core';
 import { EntityManager } from 'typeorm';
 
 const INSERT_BATCH = 500;

@@ -2,15 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessGrants, ActorUser, isPrivileged } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
-import {
-  DomainEvent,
-  DomainEvents,
-  ifMatchOrThrow,
-  InvalidInput,
-  NotPermitted,
-  LanguageService,
-  UrlService,
-} from '@dam/platform';
+import { InvalidInput, NotPermitted } from '@dam/errors';
+import { DomainEvent, DomainEvents } from '@dam/events';
+import { ifMatchOrThrow, UrlService } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
 import { auditChanges } from './asset-audit-changes';
 import { AssetChangesBuilder } from './asset-changes.builder';
 import { AssetChanges, isEmpty } from './asset-changes';

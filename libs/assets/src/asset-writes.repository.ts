@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AttributesCatalog } from '@dam/attributes';
-import { InTransaction, LanguageService, StateConflict, isForeignKeyViolation } from '@dam/platform';
+import { isForeignKeyViolation } from '@dam/database';
+import { StateConflict } from '@dam/errors';
+import { InTransaction } from '@dam/events';
+import { LanguageService } from '@dam/i18n';
 import { DataSource, EntityManager, MoreThan } from 'typeorm';
 import { AfterApproval, AssetApprovalSteps } from './asset-approval-steps';
 import { AssetChanges, isEmpty, mergeChanges, parseStoredChanges } from './asset-changes';

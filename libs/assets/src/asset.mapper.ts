@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AttributeDefinition, SystemAttribute } from '@dam/attributes';
-import { UrlService, withVersion, xmlMapping } from '@dam/platform';
+import { UrlService, withVersion, xmlMapping } from '@dam/http';
 import { formatTimestamp, formatValue, isTranslatable } from './attribute-values';
 import { AssetState } from './ports/asset-state';
 import { isApproved } from './rules/approval-state';

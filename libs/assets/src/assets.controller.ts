@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ActorUser, Actor } from '@dam/access';
-import { ApiErrors, ETagged, IdPipe, XmlRoot } from '@dam/platform';
+import { ApiErrors, ETagged, IdPipe, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetUpdatesService } from './asset-updates.service';

@@ -4,7 +4,8 @@ import { AccessModule } from '@dam/access';
 import { AccessLevelsModule } from '@dam/access-levels';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
-import { RootLinks, StoredObjectOwners } from '@dam/platform';
+import { RootLinks } from '@dam/http';
+import { StoredObjectOwners } from '@dam/storage';
 import { AssetApprovalSteps } from './asset-approval-steps';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetChangesBuilder } from './asset-changes.builder';
@@ -27,6 +28,7 @@ import {
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { PendingApprovalsController } from './pending-approvals.controller';
+import { PlannerStatistics } from './planner-statistics/planner-statistics.provider';
 import { RebuildSearchIndexJob } from './rebuild-search-index.job';
 import { AssetSnapshots } from './trash/asset-snapshots';
 import { PurgeTrashJob } from './trash/purge-trash.job';
@@ -72,6 +74,7 @@ import { TrashedAssetEntity, TrashedAssetObjectEntity } from './trash/trashed-as
     AssetApprovalSteps,
     AssetContentWrites,
     RebuildSearchIndexJob,
+    PlannerStatistics,
     AssetSnapshots,
     TrashRepository,
     TrashService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InTransaction } from '@dam/platform';
+import { InTransaction } from '@dam/events';
 import { DataSource, In } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';

@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorService, ActorUser, PermissionsService } from '@dam/access';
-import {
-  AppConfig,
-  DomainEvents,
-  ifMatchOrThrow,
-  InvalidInput,
-  NotPermitted,
-  UrlService,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { InvalidInput, NotPermitted } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { ifMatchOrThrow, UrlService } from '@dam/http';
 import { uploadOutcome } from './rules/asset-permissions';
 import { AssetReader } from './asset-reader.service';
 import { AssetReferences, NO_ACCESS_LEVELS } from './asset-references.service';

@@ -21,3 +21,12 @@ export { UpdateAssetDto } from './dto/update-asset.request';
 export type { UpdateAssetRequest } from './dto/update-asset.request';
 export * from './events/asset-events';
 export * from './trash/asset-snapshot';
+// The fills of assets' derived tables: the migrations that made the tables run them, and the test fixtures.
+export {
+  FACET_TALLIES,
+  recountAssetCategorySets,
+  recountAssetFacetTallies,
+  recountAssetLevelSets,
+} from './tallies/asset-level-sets';
+export type { RunQuery } from './tallies/asset-level-sets';
+export { applyPlannerStatistics, REFERENCE_STATISTICS } from './planner-statistics/sqlite-planner-statistics';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, pagedList, UrlService, XmlList } from '@dam/platform';
+import { ApiPaging, UrlService, XmlList, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { AssetApprovalsService } from './asset-approvals.service';
 import { AssetMapper, PENDING_APPROVAL_XML, PendingApprovalRepresentation } from './asset.mapper';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobContext, MaintenanceJob } from '@dam/platform';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
 import { AssetWritesRepository } from './asset-writes.repository';
 import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 

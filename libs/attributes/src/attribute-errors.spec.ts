@@ -1,4 +1,4 @@
-import { StateConflict, UnknownResource } from '@dam/platform';
+import { StateConflict, UnknownResource } from '@dam/errors';
 import { attributeNotFound } from './attributes/attributes.service';
 import { duplicateKeyword } from './keywords/keywords.repository';
 import { duplicateValue } from './list-values/list-values.repository';

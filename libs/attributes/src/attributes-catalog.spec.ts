@@ -1,7 +1,9 @@
-import { CacheGenerations, LanguageService } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
+import { LanguageService } from '@dam/i18n';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AttributeType } from './attribute-types';
 import { AttributesCatalog } from './attributes-catalog';
+import { AttributeDefinitions } from './attributes/attribute-definitions';
 import { AttributesRepository } from './attributes/attributes.repository';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings/embedded-data-mappings.repository';
 import { AttributeEntity } from './entities/attribute.entity';
@@ -73,13 +75,22 @@ function setup({
     findById: jest.fn(async (id: number) => (id === 1 ? { id: 1, name: 'File', createdAt: AT } : null)),
   };
   const languages = { isDefault: (language: string) => language === 'en' };
+  const generations = {
+    stamp: async () => '1',
+    stampNow: () => '1',
+    peek: () => '1',
+  } as unknown as CacheGenerations;
   const catalog = new AttributesCatalog(
+    new AttributeDefinitions(
+      attributes as unknown as AttributesRepository,
+      languages as unknown as LanguageService,
+      generations,
+    ),
     attributes as unknown as AttributesRepository,
     listValues as unknown as ListValuesRepository,
     mappings as unknown as EmbeddedDataMappingsRepository,
     assetTypes as unknown as AssetTypesRepository,
-    languages as unknown as LanguageService,
-    { stamp: async () => '1', stampNow: () => '1', peek: () => '1' } as unknown as CacheGenerations,
+    generations,
   );
   return { catalog, attributes, listValues };
 }

@@ -1,10 +1,12 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CacheGenerationsModule, RootLinks } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
+import { RootLinks } from '@dam/http';
 import { AssetTypesController } from './asset-types/asset-types.controller';
 import { AssetTypesRepository } from './asset-types/asset-types.repository';
 import { AssetTypesService } from './asset-types/asset-types.service';
 import { AttributesCatalog } from './attributes-catalog';
+import { AttributeDefinitions } from './attributes/attribute-definitions';
 import { AttributeMapper } from './attributes/attribute.mapper';
 import { AttributesController } from './attributes/attributes.controller';
 import { AttributesRepository } from './attributes/attributes.repository';
@@ -63,6 +65,7 @@ import { ListValuesService } from './list-values/list-values.service';
   ],
   providers: [
     AttributesRepository,
+    AttributeDefinitions,
     AttributesCatalog,
     AttributesService,
     AttributeMapper,

@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
 import { optionalDisplayOrder, requiredText } from './rules';
 
 /** The error `fn` throws; fails the test when it throws nothing. */

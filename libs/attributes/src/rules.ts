@@ -1,4 +1,5 @@
-import { InvalidInput, parseWholeNumber } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseWholeNumber } from '@dam/http';
 
 /** A required, non-blank piece of text, trimmed; `message` when it is missing or blank. */
 export function requiredText(raw: unknown, message: string, maxLength = 255): string {

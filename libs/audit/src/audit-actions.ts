@@ -1,4 +1,4 @@
-import { DomainEvent } from '@dam/platform';
+import { DomainEvent } from '@dam/events';
 
 /** What an audit entry records of an event: its action and its target. */
 export interface AuditedEvent {

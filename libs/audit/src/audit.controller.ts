@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, Caller, Principal } from '@dam/access';
-import { IdPipe, XmlList } from '@dam/platform';
+import { IdPipe, XmlList } from '@dam/http';
 import type { Response } from 'express';
 import { AuditEntrySchema, FieldChangeSchema } from './audit.api';
 import { AUDIT_ENTRY_XML, AuditEntryRepresentation, AuditMapper } from './audit.mapper';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { FieldChanges, UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
+import { FieldChanges } from '@dam/events';
 import { AuditEntry } from './audit.repository';
 
 /** An item of `GET /rest/admin/audit` and `GET /rest/assets/{id}/history`. */

@@ -2,7 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
-import { DomainEvents } from '@dam/platform';
+import { DomainEvents } from '@dam/events';
 import { AssetHistoryController, AuditController } from './audit.controller';
 import { AuditMapper } from './audit.mapper';
 import { AuditRepository } from './audit.repository';

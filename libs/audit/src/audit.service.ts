@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { DomainEvent, InvalidInput, parsePositiveId, RequestContext, UrlService } from '@dam/platform';
+import { RequestContext } from '@dam/core';
+import { InvalidInput } from '@dam/errors';
+import { DomainEvent } from '@dam/events';
+import { parsePositiveId, UrlService } from '@dam/http';
 import { EntityManager } from 'typeorm';
 import { auditedEvent } from './audit-actions';
 import { AuditEntry, AuditFilter, AuditRepository, NewAuditEntry } from './audit.repository';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, JobContext, MaintenanceJob } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
 import { AuditService } from './audit.service';
 
 const BATCH = 1000;

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, ETagged, IdPipe, pagedList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, ETagged, IdPipe, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategoryRepresentation } from './category.mapper';

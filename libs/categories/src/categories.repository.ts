@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  InvalidInput,
-  FieldTexts,
-  InTransaction,
-  isForeignKeyViolation,
-  TranslationsService,
-} from '@dam/platform';
+import { TreeLink as CategoryLink } from '@dam/core';
+import { isForeignKeyViolation } from '@dam/database';
+import { InvalidInput } from '@dam/errors';
+import { InTransaction } from '@dam/events';
+import { FieldTexts, TranslationsService } from '@dam/i18n';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { TreeLink as CategoryLink } from '@dam/platform';
 import { CategoryEntity } from './entities/category.entity';
 
 /** Entity type of category texts in the translations table. */

@@ -3,25 +3,20 @@ import { Injectable } from '@nestjs/common';
 import { ActorUser, PermissionsService, requireAdmin } from '@dam/access';
 
 import {
-  DomainEvents,
-  InvalidInput,
-  LanguageService,
-  UnknownResource,
-  Paging,
-  UrlService,
-} from '@dam/platform';
-
-import { CategoriesRepository, CategoryChanges, CategoryTranslation } from './categories.repository';
-
-import { LocalizedCategory } from './category.mapper';
-
-import {
   buildForest as buildTree,
   TreeLink as CategoryLink,
   idsOf,
   TreeNode,
   wouldCreateCycle,
-} from '@dam/platform';
+} from '@dam/core';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
+
+import { CategoriesRepository, CategoryChanges, CategoryTranslation } from './categories.repository';
+
+import { LocalizedCategory } from './category.mapper';
 
 import { CategorySearchQuery } from './dto/category-search.query';
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { XmlList } from '@dam/platform';
+import { XmlList } from '@dam/http';
 import { Actor, ActorUser } from '@dam/access';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategorySearchNode } from './category.mapper';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
-import { TreeNode } from '@dam/platform';
+import { TreeNode } from '@dam/core';
+import { UrlService, xmlMapping } from '@dam/http';
 
 /** A category with its texts in the language the request reads. */
 export interface LocalizedCategory {

@@ -1,4 +1,4 @@
-import { StateConflict } from '@dam/platform';
+import { StateConflict } from '@dam/errors';
 
 export const CHECKED_OUT_TO_ANOTHER_USER = 'the asset is checked out to another user';
 

@@ -1,5 +1,5 @@
 import { ActorUser } from '@dam/access';
-import { StateConflict } from '@dam/platform';
+import { StateConflict } from '@dam/errors';
 import { AssetCheckedOut, CHECKED_OUT_TO_ANOTHER_USER } from './checkout-errors';
 import { CheckoutLocks } from './checkout-locks';
 import { CheckoutRepository } from './checkout.repository';

@@ -11,7 +11,7 @@ import {
   UrlService,
   XmlList,
   XmlRoot,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Response } from 'express';
 import {
   CHECKOUT_XML,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { CheckoutState } from './checkout.service';
 
 /** Spec 2.11: the holder's id as a string, "0" when checked in. */

@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
-import { RootLinks } from '@dam/platform';
+import { RootLinks } from '@dam/http';
 import { AssetEditLocksModule, CheckoutStoreModule } from './checkout-locks.module';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutMapper } from './checkout.mapper';

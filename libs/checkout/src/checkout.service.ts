@@ -2,16 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessGrants, ActorUser, isPrivileged, PermissionsService, UsersService } from '@dam/access';
 import { AssetQueries, AssetReader, PlacedAsset } from '@dam/assets';
-import {
-  DomainError,
-  DomainEvents,
-  InvalidInput,
-  NotPermitted,
-  Paging,
-  parseOptionalId,
-  UnknownResource,
-  UrlService,
-} from '@dam/platform';
+import { DomainError, InvalidInput, NotPermitted, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, parseOptionalId, UrlService } from '@dam/http';
 import { AssetCheckedOut } from './checkout-errors';
 import { CheckoutLocks } from './checkout-locks';
 import { CheckoutRepository } from './checkout.repository';

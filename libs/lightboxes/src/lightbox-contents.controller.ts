@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, pagedList, PagingQuery, XmlList, XmlRoot } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, XmlList, XmlRoot, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { AddLightboxContentDto } from './dto/lightbox.dto';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { InTransaction, isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
+import { isForeignKeyViolation, isUniqueViolation } from '@dam/database';
+import { InTransaction } from '@dam/events';
 import { Repository } from 'typeorm';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, AssetRepresentation } from '@dam/assets';
-import { DomainEvents, InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
 import { AssetNotInLightbox, AssetNotViewableByOwner } from './lightbox-errors';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxesService } from './lightboxes.service';

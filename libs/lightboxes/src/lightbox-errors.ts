@@ -1,4 +1,4 @@
-import { InvalidInput, UnknownResource } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
 
 /** 404: no lightbox of that id belongs to the owner. */
 export class LightboxNotFound extends UnknownResource {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { InvalidInput, StateConflict } from '@dam/platform';
+import { InvalidInput, StateConflict } from '@dam/errors';
 
 export const MISSING_LIGHTBOX_NAME = 'you must supply a name when creating a new lightbox';
 const MAX_NAME_LENGTH = 255;

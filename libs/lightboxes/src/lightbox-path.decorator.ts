@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { IdPipe } from '@dam/platform';
+import { IdPipe } from '@dam/http';
 import type { Request } from 'express';
 
 /** The lightbox a path below `/rest/users/{ownerId}/lightboxes/{lightboxId}` names. */

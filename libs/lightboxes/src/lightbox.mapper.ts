@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { ContentRef, ContentView } from './lightbox-contents.service';
 import { LightboxView } from './lightboxes.service';
 

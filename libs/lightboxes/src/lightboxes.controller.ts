@@ -10,7 +10,7 @@ import {
   UrlService,
   XmlList,
   XmlRoot,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Response } from 'express';
 import { AtLightbox, LightboxPath } from './lightbox-path.decorator';
 import { LightboxWriteDto } from './dto/lightbox.dto';

@@ -2,7 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
 import { AssetSnapshotParts, AssetsModule } from '@dam/assets';
-import { RootLinks } from '@dam/platform';
+import { RootLinks } from '@dam/http';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { LightboxContentsController } from './lightbox-contents.controller';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { InTransaction, isUniqueViolation } from '@dam/platform';
+import { isUniqueViolation } from '@dam/database';
+import { InTransaction } from '@dam/events';
 import { In, Repository } from 'typeorm';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 import { LightboxEntity } from './entities/lightbox.entity';

@@ -1,6 +1,7 @@
 import { AccessGrants, ActorUser, PermissionsService, UsersService } from '@dam/access';
 import { AssetFilter, AssetQueries } from '@dam/assets';
-import type { DomainEvents, UrlService } from '@dam/platform';
+import type { DomainEvents } from '@dam/events';
+import type { UrlService } from '@dam/http';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { LightboxesRepository, LightboxMember } from './lightboxes.repository';
 import { LightboxesService } from './lightboxes.service';

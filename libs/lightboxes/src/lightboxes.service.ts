@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, isPrivileged, PermissionsService, UsersService, Viewer } from '@dam/access';
 import { AssetQueries } from '@dam/assets';
-import { DomainEvents, InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
 import { LightboxWriteDto } from './dto/lightbox.dto';
 import { LightboxEntity } from './entities/lightbox.entity';
 import { lightboxDescription, lightboxName, lightboxNameKey, LightboxNameMissing } from './lightbox-name';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { JobRun, JobRunStatus, JobStatus, UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
+import { JobRun, JobRunStatus, JobStatus } from '@dam/jobs';
 
 /** `GET .../runs/{runId}` (DESIGN §10): one run of a maintenance job, with absolute URLs. */
 export interface JobRunRepresentation {

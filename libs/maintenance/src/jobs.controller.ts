@@ -12,7 +12,7 @@ import {
   parseBoolean,
   XmlList,
   XmlRoot,
-} from '@dam/platform';
+} from '@dam/http';
 import type { Response } from 'express';
 import { RunJobQuery } from './dto/run-query.dto';
 import { JOB_RUN_XML, JOB_XML, JobMapper, JobRepresentation, JobRunRepresentation } from './job.mapper';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { JobRun, JobRunner, JobStatus, Paging, UnknownJobRun } from '@dam/platform';
+import { Paging } from '@dam/http';
+import { JobRun, JobRunner, JobStatus, UnknownJobRun } from '@dam/jobs';
 
 /** Runs kept per job is 100, so an unpaged list is the whole history. */
 const UNPAGED_LIMIT = 100;

@@ -1,21 +1,20 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { ReadReplica } from './database/read-replica';
-import { DomainEvents } from './events/domain-events';
-import { BodyParserMiddleware } from './http/body-parser.middleware';
-import { RequestContextMiddleware } from './http/request-context.middleware';
-import { RootLinks } from './http/root-links';
-import { UrlService } from './http/url.service';
-import { I18nModule } from './i18n/i18n.module';
-import { Settings } from './settings/settings';
-import { JobsModule } from './jobs/jobs.module';
-import { RateCounters } from './rate-limits/rate-counters';
-import { StorageModule } from './storage/storage.module';
+import { AppConfig, ConfigModule } from '@dam/core';
+import { DatabaseModule, ReadReplica, Settings } from '@dam/database';
+import { DomainEvents } from '@dam/events';
+import { BodyParserMiddleware, RequestContextMiddleware, RootLinks, UrlService } from '@dam/http';
+import { I18nModule } from '@dam/i18n';
+import { JobsModule } from '@dam/jobs';
+import { MIGRATIONS } from '@dam/migrations';
+import { RateCounters } from '@dam/rate-limits';
+import { StorageModule } from '@dam/storage';
 
-/** Cross-cutting services every area uses: configuration, database, URLs, storage. */
+/**
+ * Cross-cutting services every area uses: configuration, database, URLs, storage. The wiring of the
+ * platform's rooms for the apps; it also hands the database the schema's history (the migrations,
+ * which fill new tables through their owners), which is why it sits above every lib.
+ */
 @Global()
 @Module({})
 export class PlatformModule implements NestModule {
@@ -24,7 +23,8 @@ export class PlatformModule implements NestModule {
       module: PlatformModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        // The schema's history, run at boot.
+        DatabaseModule.forRoot(MIGRATIONS),
         StorageModule,
         I18nModule,
         JobsModule,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { PublishingActionRow, PublishingEvent } from './publishing-actions.repository';
 
 /** `{name, logUrl}` of issue 7, plus `url`, `id` and the stored `criteria` query string. */

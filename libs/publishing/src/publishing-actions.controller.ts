@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiRedirect, IdPipe, XmlList, XmlRoot } from '@dam/platform';
+import { ApiRedirect, IdPipe, XmlList, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { PublishingActionPostDto } from './dto/publishing-action.dto';
 import {

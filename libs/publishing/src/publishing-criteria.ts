@@ -1,4 +1,5 @@
-import { InvalidInput, QueryParams } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { QueryParams } from '@dam/http';
 import { parseSearchCriteria, PRESENTATION_PARAMETERS, SearchCriteria } from '@dam/search';
 
 const MAX_CRITERIA_LENGTH = 8000;

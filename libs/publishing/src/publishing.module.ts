@@ -2,7 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
-import { RootLinks } from '@dam/platform';
+import { RootLinks } from '@dam/http';
 import { SearchModule } from '@dam/search';
 import { PublishingActionMapper } from './publishing-action.mapper';
 import { PublishingActionsController } from './publishing-actions.controller';

@@ -1,7 +1,7 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser, Caller, Principal } from '@dam/access';
-import { QueryParams, UrlService, XmlList } from '@dam/platform';
+import { QueryParams, UrlService, XmlList } from '@dam/http';
 import type { Request, Response } from 'express';
 import {
   ASSET_SEARCH_XML,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AssetMapper, AssetState } from '@dam/assets';
 import { AssetTypeDefinition, AttributeDefinition, SystemAttribute } from '@dam/attributes';
-import { XmlMapping, xmlMapping } from '@dam/platform';
+import { XmlMapping, xmlMapping } from '@dam/http';
 import type { FacetValue } from './search-facets';
 
 /** One search result (issue 7): the asset in brief, with absolute URLs. */

@@ -1,5 +1,5 @@
 import { TermQuery } from '@dam/assets';
-import { searchTokens } from '@dam/platform';
+import { searchTokens } from '@dam/core';
 
 /**
  * A parsed keyword query: the assets area's TermQuery. A term holds the index tokens of one word as the

@@ -1,4 +1,4 @@
-import { QueryParams } from '@dam/platform';
+import { QueryParams } from '@dam/http';
 import { isoInstant, parseSearchCriteria, parseSearchOrder } from './search-criteria';
 
 const criteria = (query: string) => parseSearchCriteria(QueryParams.fromQueryString(query));

@@ -1,5 +1,6 @@
 import { IdRange, TimeBound } from '@dam/assets';
-import { InvalidInput, parseBoolean, parseOptionalId, QueryParams } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseBoolean, parseOptionalId, QueryParams } from '@dam/http';
 import { KeywordQuery, parseKeywordQuery } from './keyword-query';
 
 export interface AttributeFilter {

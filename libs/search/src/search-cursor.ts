@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AssetPosition } from '@dam/assets';
-import { InvalidInput, QueryParams, UrlSigner } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { QueryParams } from '@dam/http';
+import { UrlSigner } from '@dam/storage';
 
 /** Parameters that choose the page and the shape of the answer, not the search a cursor belongs to. */
 const PAGE_PARAMETERS = new Set(['page', 'pageSize', 'cursor', 'count', 'facets', 'facetLimit']);

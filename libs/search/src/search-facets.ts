@@ -3,7 +3,8 @@ import { AccessLevelsService } from '@dam/access-levels';
 import { AssetFacet, AssetFacetCount } from '@dam/assets';
 import { AssetTypeDefinition, AttributeDefinition, SystemAttribute } from '@dam/attributes';
 import { CategoriesService } from '@dam/categories';
-import { InvalidInput, parseWholeNumber, QueryParams, UrlService } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { QueryParams, UrlService, parseWholeNumber } from '@dam/http';
 
 export const DEFAULT_FACET_LIMIT = 20;
 export const MAX_FACET_LIMIT = 1000;

@@ -4,7 +4,8 @@ import { AccessLevelsService } from '@dam/access-levels';
 import { AssetFilter, AssetSort, AttributeCondition, parseValue } from '@dam/assets';
 import { AttributeDefinition, AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
 import { CategoriesService } from '@dam/categories';
-import { InvalidInput, subtreeIds, TreeLink } from '@dam/platform';
+import { subtreeIds, TreeLink } from '@dam/core';
+import { InvalidInput } from '@dam/errors';
 import { parseKeywordQuery } from './keyword-query';
 import { AttributeFilter, SearchCriteria, SearchOrder } from './search-criteria';
 

@@ -2,7 +2,7 @@ import { UsersService } from '@dam/access';
 import { AccessLevelsService } from '@dam/access-levels';
 import { AttributeDefinition, AttributesCatalog, AttributeType, SystemAttribute } from '@dam/attributes';
 import { CategoriesService } from '@dam/categories';
-import { QueryParams } from '@dam/platform';
+import { QueryParams } from '@dam/http';
 import { parseSearchCriteria, parseSearchOrder } from './search-criteria';
 import { expandedIds, SearchPlanner } from './search-planner.service';
 

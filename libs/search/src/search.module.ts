@@ -4,7 +4,7 @@ import { AccessLevelsModule } from '@dam/access-levels';
 import { AssetsModule } from '@dam/assets';
 import { AttributesModule } from '@dam/attributes';
 import { CategoriesModule } from '@dam/categories';
-import { RootLinks } from '@dam/platform';
+import { RootLinks } from '@dam/http';
 import { AssetSearchController } from './asset-search.controller';
 import { AssetSearchService } from './asset-search.service';
 import { AssetSummaryMapper } from './asset-summary.mapper';

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { xmlMapping, XmlRoot } from '@dam/platform';
+import { xmlMapping, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { SignUrlRequest } from './dto/sign-url.request';
 import { SignUrlService } from './sign-url.service';

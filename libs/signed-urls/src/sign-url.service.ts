@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, SIGNER_PARAMETER } from '@dam/access';
-import { AppConfig, InvalidInput, NEVER_EXPIRES, UrlService, UrlSigner } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { InvalidInput } from '@dam/errors';
+import { UrlService } from '@dam/http';
+import { NEVER_EXPIRES, UrlSigner } from '@dam/storage';
 import { MAX_EXPIRY_SECONDS } from './dto/sign-url.request';
 
 const SIGNATURE_PARAMETERS = ['timestamp', 'key', SIGNER_PARAMETER];

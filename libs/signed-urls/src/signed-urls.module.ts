@@ -1,5 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { RootLinks } from '@dam/platform';
+import { RootLinks } from '@dam/http';
 import { SignUrlController } from './sign-url.controller';
 import { SignUrlService } from './sign-url.service';
 

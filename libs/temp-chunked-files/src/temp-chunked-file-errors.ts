@@ -1,4 +1,4 @@
-import { InvalidInput, TooLarge, UnknownResource } from '@dam/platform';
+import { InvalidInput, TooLarge, UnknownResource } from '@dam/errors';
 
 /** 404: no such temp chunked file, or not the actor's (ids never leak). Long ids are cut in the message. */
 export class TempFileNotFound extends UnknownResource {

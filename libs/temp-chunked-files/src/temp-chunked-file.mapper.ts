@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 
 export interface TempChunkedFileRepresentation {

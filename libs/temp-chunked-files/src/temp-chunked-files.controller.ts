@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiBinaryBody, ApiBinaryResponse, declaredLength, XmlList, XmlRoot } from '@dam/platform';
+import { ApiBinaryBody, ApiBinaryResponse, XmlList, XmlRoot, declaredLength } from '@dam/http';
 import { Actor, ActorUser } from '@dam/access';
 import type { Request, Response } from 'express';
 import { chunkDigests } from './http/chunk-digests';

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RootLinks, StoredObjectOwners } from '@dam/platform';
+import { RootLinks } from '@dam/http';
+import { StoredObjectOwners } from '@dam/storage';
 import { TempChunkEntity } from './entities/temp-chunk.entity';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';
 import { TempChunkedFileMapper } from './temp-chunked-file.mapper';

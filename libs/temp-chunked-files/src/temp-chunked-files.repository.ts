@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from '@dam/platform';
+import { isForeignKeyViolation, isUniqueViolation } from '@dam/database';
 import { DataSource, In, LessThan, MoreThan } from 'typeorm';
 import { TempChunkEntity } from './entities/temp-chunk.entity';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';

@@ -1,16 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
-import {
-  AppConfig,
-  concatenated,
-  DigestCheck,
-  ObjectStorage,
-  PurgeHooks,
-  sizeLimited,
-  TooLarge,
-  UploadTooLarge,
-  UrlService,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { TooLarge } from '@dam/errors';
+import { DigestCheck, sizeLimited, UrlService, UploadTooLarge } from '@dam/http';
+import { PurgeHooks } from '@dam/jobs';
+import { concatenated, ObjectStorage } from '@dam/storage';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { TempChunkedFileEntity } from './entities/temp-chunked-file.entity';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, ExpiryPurgeJob } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { ExpiryPurgeJob } from '@dam/jobs';
 import { TempChunkedFilesService } from './temp-chunked-files.service';
 
 /**

@@ -1,4 +1,4 @@
-import { UnknownResource } from '@dam/platform';
+import { UnknownResource } from '@dam/errors';
 
 /** 404: no such tus upload, or not the actor's (ids never leak). */
 export class TusUploadNotFound extends UnknownResource {

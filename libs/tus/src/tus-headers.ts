@@ -1,4 +1,5 @@
-import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseBoolean, parsePositiveId } from '@dam/http';
 import { createHash, Hash } from 'node:crypto';
 
 /** What `Upload-Metadata` says about the content an upload becomes. */

@@ -1,5 +1,5 @@
 import type { DataStore, Server, ServerOptions } from '@tus/server';
-import type { MinioSettings } from '@dam/platform';
+import type { MinioSettings } from '@dam/core';
 import type { Readable } from 'node:stream';
 
 /** A tus store that can also read a finished upload back (both FileStore and S3Store can). */

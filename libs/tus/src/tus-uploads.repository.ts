@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUniqueViolation } from '@dam/platform';
+import { isUniqueViolation } from '@dam/database';
 import { DataSource, In, IsNull, LessThan, Not } from 'typeorm';
 import { TusLockEntity } from './entities/tus-lock.entity';
 import { TusUploadEntity } from './entities/tus-upload.entity';

@@ -2,7 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
 import { AssetContentModule } from '@dam/asset-content';
-import { StoredObjectOwners } from '@dam/platform';
+import { StoredObjectOwners } from '@dam/storage';
 import { TusLockEntity } from './entities/tus-lock.entity';
 import { TusUploadEntity } from './entities/tus-upload.entity';
 import { TusController } from './tus.controller';

@@ -1,18 +1,11 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ActorUser, isPrivileged } from '@dam/access';
 import { AssetUploadsService } from '@dam/asset-content';
-import {
-  AppConfig,
-  DomainError,
-  InvalidInput,
-  ObjectStorage,
-  oneLine,
-  PurgeHooks,
-  sha256DigestField,
-  statusOf,
-  StreamGarbage,
-  UrlService,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { DomainError, InvalidInput } from '@dam/errors';
+import { oneLine, sha256DigestField, statusOf, StreamGarbage, UrlService } from '@dam/http';
+import { PurgeHooks } from '@dam/jobs';
+import { ObjectStorage } from '@dam/storage';
 import type { Server, Upload } from '@tus/server';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { randomBytes, randomUUID } from 'node:crypto';

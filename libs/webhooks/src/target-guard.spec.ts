@@ -1,4 +1,4 @@
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import { WebhookTargets } from './target-guard';
 
 describe('webhook target guard', () => {

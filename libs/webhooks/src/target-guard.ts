@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, InvalidInput } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { InvalidInput } from '@dam/errors';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { refusedRangeOf } from './address-ranges';

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { AppConfig, DomainEvents, OutboxEvent } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { DomainEvents, OutboxEvent } from '@dam/events';
 import { randomUUID } from 'node:crypto';
 import { failureWindowMs, retryDelayMs } from './retry-schedule';
 import { matchesAny } from './webhook-events';

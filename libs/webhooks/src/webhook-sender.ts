@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Webhook as Signer } from 'standardwebhooks';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { Delivery, Webhook } from './webhooks.repository';
 
 /** `GET /rest/admin/webhooks/{id}`. `url` is the target (as sent); `self` is this webhook's own URL. */

@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, pagedList, Paging, PagingQuery, XmlList, XmlRoot } from '@dam/platform';
+import { ApiPaging, IdPipe, Paging, PagingQuery, XmlList, XmlRoot, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { WebhookWriteDto } from './dto/webhook-write.dto';
 import {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { dateOfDatetime, wholeSeconds } from '@dam/platform';
+import { dateOfDatetime, wholeSeconds } from '@dam/core';
 import { DataSource } from 'typeorm';
 
 const WEBHOOKS = 'webhooks';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, Paging, UnknownResource } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { Paging } from '@dam/http';
 import { randomBytes } from 'node:crypto';
 import { WebhookWriteDto } from './dto/webhook-write.dto';
 import { WebhookTargets } from './target-guard';

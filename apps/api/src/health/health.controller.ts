@@ -2,8 +2,8 @@ import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/commo
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { Response } from 'express';
-import { JsonOnly, Public } from '@dam/platform';
-import { StorageHealthIndicator } from '@dam/platform';
+import { JsonOnly, Public } from '@dam/http';
+import { StorageHealthIndicator } from '@dam/storage';
 
 /** How long readiness waits for each dependency. */
 const READY_TIMEOUT_MS = 1000;

@@ -2,7 +2,10 @@ import { Controller, Get, Headers, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppConfig, JsonOnly, Metrics, NotAuthenticated, Public } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { NotAuthenticated } from '@dam/errors';
+import { JsonOnly, Public } from '@dam/http';
+import { Metrics } from '@dam/observability';
 
 /**
  * `GET /metrics`: Prometheus' text format for scrapers (not under /rest: no user token applies). Public

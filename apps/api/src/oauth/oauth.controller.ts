@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Ip, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { OAuthParameters, OAuthService, TokenResponse } from '@dam/access';
-import { JsonOnly, Public } from '@dam/platform';
+import { JsonOnly, Public } from '@dam/http';
 import type { Response } from 'express';
 import { ApiOAuthEndpoint, ApiTokenResponse, RevokeRequestSchema, TokenRequestSchema } from './oauth.api';
 import { OAuthErrorFilter } from './oauth-error.filter';

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
-import { IS_PUBLIC, XML_BINDING, XmlBinding } from '@dam/platform';
+import { IS_PUBLIC, XML_BINDING, XmlBinding } from '@dam/http';
 
 /** The operationId of a handler: `Assets_create` for `AssetsController.create`, whatever the declaration order. */
 export function operationIdOf(controllerKey: string, methodKey: string): string {

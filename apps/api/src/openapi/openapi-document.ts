@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { AppConfig, OidcSettings } from '@dam/platform';
+import { AppConfig, OidcSettings } from '@dam/core';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type {

@@ -5,7 +5,7 @@ import '../register-paths';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import { createApp } from '../create-app';
 import { buildOpenApiDocument } from './openapi-document';
 

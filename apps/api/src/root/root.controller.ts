@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RootLinks, UrlService, XmlRoot } from '@dam/platform';
+import { RootLinks, UrlService, XmlRoot } from '@dam/http';
 import { RootSchema } from './root.api';
 
 export interface RootResource {

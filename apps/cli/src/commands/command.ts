@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import { parseArgs, ParseArgsConfig } from 'node:util';
 
 /** What a command may use: the validated configuration, the booted Nest context, and output. */

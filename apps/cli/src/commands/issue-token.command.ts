@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { ApplicationUserBootstrap, OAuthClientsService, TokensService } from '@dam/access';
-import { AppConfig } from '@dam/platform';
+import { AppConfig } from '@dam/core';
 import { CliCommand, CommandError, parseCommandLine, wholeNumber } from './command';
 import { userOrApplication } from './users';
 

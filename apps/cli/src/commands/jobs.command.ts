@@ -1,4 +1,4 @@
-import { JobRun, JobRunner, JobStatus } from '@dam/platform';
+import { JobRun, JobRunner, JobStatus } from '@dam/jobs';
 import { CliCommand, CommandError, parseCommandLine } from './command';
 
 /** A run as `--json` prints it (the API's representation without URLs). */

@@ -1,4 +1,5 @@
-import { dataSourceOptions, runMigrations } from '@dam/platform';
+import { dataSourceOptions, runMigrations } from '@dam/database';
+import { MIGRATIONS } from '@dam/migrations';
 import { DataSource } from 'typeorm';
 import { CliCommand, parseCommandLine } from './command';
 
@@ -12,7 +13,7 @@ export const migrateCommand: CliCommand = {
   summary: 'apply pending database migrations',
   async run(args, { config, print }) {
     parseCommandLine(args, {}, { min: 0, max: 0 });
-    const dataSource = await new DataSource(dataSourceOptions(config)).initialize();
+    const dataSource = await new DataSource(dataSourceOptions(config, MIGRATIONS)).initialize();
     try {
       const applied = await runMigrations(dataSource);
       if (applied.length === 0) print('database is up to date');

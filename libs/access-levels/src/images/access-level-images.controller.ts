@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Put, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiBinaryBody, ApiRedirect, IdPipe } from '@dam/platform';
+import { ApiBinaryBody, ApiRedirect, IdPipe } from '@dam/http';
 import type { Request, Response } from 'express';
 import { AccessLevelImagesService } from './access-level-images.service';
 

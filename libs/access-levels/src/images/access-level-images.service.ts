@@ -2,15 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 
 import { ActorUser, requireAdmin } from '@dam/access';
 
-import {
-  AppConfig,
-  UnknownResource,
-  ObjectStorage,
-  TooLarge,
-  safeFilename,
-  sizeLimited,
-  uploadFilenameOrThrow,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { UnknownResource, TooLarge } from '@dam/errors';
+import { sizeLimited, uploadFilenameOrThrow } from '@dam/http';
+import { ObjectStorage, safeFilename } from '@dam/storage';
 
 import { randomUUID } from 'node:crypto';
 

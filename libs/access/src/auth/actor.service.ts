@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInput, NotPermitted, parseOptionalId } from '@dam/platform';
+import { InvalidInput, NotPermitted } from '@dam/errors';
+import { parseOptionalId } from '@dam/http';
 import { UsersService } from '../users/users.service';
-import { ActorUser, isPrivileged } from './actor';
+import { ActorUser, isPrivileged } from '../actor/actor';
 
 /**
  * Resolves `userId` / `createAsUserId`: only admins and the application user may act as someone else;

@@ -1,14 +1,16 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppConfig, NotAuthenticated, RequestContext, UrlSigner } from '@dam/platform';
+import { AppConfig, RequestContext } from '@dam/core';
+import { NotAuthenticated } from '@dam/errors';
+import { IS_PUBLIC } from '@dam/http';
+import { UrlSigner } from '@dam/storage';
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
 import { TokensService } from '../oauth/tokens.service';
 import { OidcAuthenticator } from '../oidc/oidc.authenticator';
 import { UsersService } from '../users/users.service';
-import { AuthenticatedRequest, Principal } from './actor';
+import { AuthenticatedRequest, Principal } from '../actor/actor';
 import { ActorService } from './actor.service';
-import { IS_PUBLIC } from '@dam/platform';
 import { SignedUrlAuthenticator } from './signed-url.authenticator';
 
 /**

@@ -1,7 +1,9 @@
-import { NotAuthenticated, parsePositiveId, UrlSigner } from '@dam/platform';
+import { NotAuthenticated } from '@dam/errors';
+import { parsePositiveId } from '@dam/http';
+import { UrlSigner } from '@dam/storage';
 import type { Request } from 'express';
 import { UsersService } from '../users/users.service';
-import { ActorUser, Principal } from './actor';
+import { ActorUser, Principal } from '../actor/actor';
 
 /** The query parameter naming the user a signed URL acts as (set by POST /rest/sign-url, signed with the rest). */
 export const SIGNER_PARAMETER = 'signer';

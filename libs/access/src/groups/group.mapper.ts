@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { Permission, PERMISSIONS } from '../permissions/permission';
 import { GroupView } from './groups.repository';
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPaging, IdPipe, pagedList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
-import { ActorUser } from '../auth/actor';
-import { Actor } from '../auth/actor.decorator';
+import { ActorUser } from '../actor/actor';
+import { Actor } from '../actor/actor.decorator';
 import { GroupWriteDto } from './dto/group-write.dto';
 import { GROUP_XML, GroupMapper, GroupRepresentation } from './group.mapper';
 import { GroupsService } from './groups.service';

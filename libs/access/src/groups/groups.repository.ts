@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CacheGenerations, refuseForeignKeyViolations } from '@dam/platform';
+import { CacheGenerations, refuseForeignKeyViolations } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { isPermission } from '../permissions/permission';
 import { GroupPermissionRow } from '../permissions/permission-tree';

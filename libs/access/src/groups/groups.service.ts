@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
-import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { Paging, UrlService } from '@dam/http';
 
-import { ActorUser } from '../auth/actor';
+import { ActorUser } from '../actor/actor';
 
 import { AccessLevelTree } from '../permissions/access-level-tree.port';
 
@@ -14,7 +15,7 @@ import { AccessLevelPermissionsDto, GroupWriteDto } from './dto/group-write.dto'
 
 import { GroupsRepository, GroupView } from './groups.repository';
 
-import { requireAdmin } from '../auth/policy';
+import { requireAdmin } from '../actor/policy';
 
 /** Rules for groups (DESIGN §5): only admins and the application user read or manage them. */
 @Injectable()

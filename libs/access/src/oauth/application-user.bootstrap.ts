@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig, isUniqueViolation } from '@dam/platform';
-import { ActorUser, toActor } from '../auth/actor';
+import { AppConfig } from '@dam/core';
+import { isUniqueViolation } from '@dam/database';
+import { ActorUser, toActor } from '../actor/actor';
 import { UserEntity } from '../users/entities/user.entity';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, RateCounters, TooManyRequests } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { TooManyRequests } from '@dam/errors';
+import { RateCounters } from '@dam/rate-limits';
 import { createHash } from 'node:crypto';
 
 /** A password grant let through: it must say how it ended. */

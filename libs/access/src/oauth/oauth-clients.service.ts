@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { StateConflict, isUniqueViolation } from '@dam/platform';
+import { isUniqueViolation } from '@dam/database';
+import { StateConflict } from '@dam/errors';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { PasswordHasher } from '../users/password-hasher';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RequestContext } from '@dam/platform';
+import { RequestContext } from '@dam/core';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { OAuthClientEntity } from './entities/oauth-client.entity';

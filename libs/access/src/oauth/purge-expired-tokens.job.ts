@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobContext, MaintenanceJob } from '@dam/platform';
+import { JobContext, MaintenanceJob } from '@dam/jobs';
 import { TokensService } from './tokens.service';
 
 /** Expired tokens stay this long: a revoked refresh token presented again must still be recognised as reuse. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AppConfig, CacheGenerations, GenerationLru } from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { CacheGenerations, GenerationLru } from '@dam/database';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as crypto from 'node:crypto';
 import { EntityManager, IsNull, LessThan, Repository } from 'typeorm';
-import { ActorUser } from '../auth/actor';
-import { toActor } from '../auth/actor';
+import { ActorUser } from '../actor/actor';
+import { toActor } from '../actor/actor';
 import { ACCESS_GENERATION, UsersRepository } from '../users/users.repository';
 import { OAuthClientEntity } from './entities/oauth-client.entity';
 import { OAuthTokenEntity, TokenKind } from './entities/oauth-token.entity';

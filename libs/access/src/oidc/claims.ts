@@ -1,4 +1,4 @@
-import type { OidcSettings } from '@dam/platform';
+import type { OidcSettings } from '@dam/core';
 
 /** What a verified token says about its user: who they are, and, when it carries the groups claim, their groups. */
 export interface ClaimedIdentity {

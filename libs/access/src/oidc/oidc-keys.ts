@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { OidcSettings } from '@dam/platform';
+import type { OidcSettings } from '@dam/core';
 import { createLocalJWKSet, errors, FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters } from 'jose';
 import { fetchProviderDocument, ProviderUnavailable } from './provider-documents';
 

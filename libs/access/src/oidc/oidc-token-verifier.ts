@@ -1,4 +1,4 @@
-import type { OidcSettings } from '@dam/platform';
+import type { OidcSettings } from '@dam/core';
 import { errors, jwtVerify, JWTPayload } from 'jose';
 import { OidcKeys } from './oidc-keys';
 import { ProviderUnavailable } from './provider-documents';

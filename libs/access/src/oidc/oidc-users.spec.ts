@@ -1,4 +1,4 @@
-import { StateConflict } from '@dam/platform';
+import { StateConflict } from '@dam/errors';
 import { User } from '../users/user';
 import { UsersService } from '../users/users.service';
 import { ClaimedIdentity, UnusableClaim } from './claims';

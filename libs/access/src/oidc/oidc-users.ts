@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidInput, OidcSettings, StateConflict } from '@dam/platform';
-import { ActorUser, toActor } from '../auth/actor';
+import { InvalidInput, StateConflict } from '@dam/errors';
+import { OidcSettings } from '@dam/core';
+import { ActorUser, toActor } from '../actor/actor';
 import { UpdateUserDto } from '../users/dto/update-user.dto';
 import { User } from '../users/user';
 import { validUsername } from '../users/username';

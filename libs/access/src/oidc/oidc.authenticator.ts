@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CacheGenerations, GenerationLru, NotAuthenticated, OidcSettings } from '@dam/platform';
-import { ActorUser, Principal } from '../auth/actor';
+import { AppConfig, OidcSettings } from '@dam/core';
+import { CacheGenerations, GenerationLru } from '@dam/database';
+import { NotAuthenticated } from '@dam/errors';
+import { ActorUser, Principal } from '../actor/actor';
 import { hashToken } from '../oauth/tokens.service';
 import { ACCESS_GENERATION } from '../users/users.repository';
 import { UsersService } from '../users/users.service';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CacheGenerationsModule } from '@dam/platform';
+import { CacheGenerationsModule } from '@dam/database';
 import { PermissionsRepository } from './permissions.repository';
 import { PermissionsService } from './permissions.service';
 

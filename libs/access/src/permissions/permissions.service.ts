@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CacheGenerations, GenerationLru } from '@dam/platform';
-import { ActorUser, isPrivileged } from '../auth/actor';
+import { CacheGenerations, GenerationLru } from '@dam/database';
+import { ActorUser, isPrivileged } from '../actor/actor';
 import { ACCESS_GENERATION } from '../users/users.repository';
 import { AccessGrants } from './access-grants';
 import { ACCESS_LEVELS_GENERATION, AccessLevelTree } from './access-level-tree.port';

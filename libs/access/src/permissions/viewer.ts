@@ -1,4 +1,4 @@
-import { ActorUser } from '../auth/actor';
+import { ActorUser } from '../actor/actor';
 import { AccessGrants } from './access-grants';
 
 /** An actor with their grants: what every visibility question needs. */

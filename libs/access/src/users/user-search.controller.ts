@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { InvalidInput, parseBoolean, XmlList, XmlRoot } from '@dam/platform';
-import { ActorUser } from '../auth/actor';
-import { Actor } from '../auth/actor.decorator';
+import { InvalidInput } from '@dam/errors';
+import { parseBoolean, XmlList, XmlRoot } from '@dam/http';
+import { ActorUser } from '../actor/actor';
+import { Actor } from '../actor/actor.decorator';
 import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';
 import { UserSchema } from './users.api';
 import { UsersService } from './users.service';

@@ -1,4 +1,4 @@
-import { InvalidInput } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
 
 /**
  * DAM_USERNAME_CHARACTERS: `latin` (the default) allows letters of the Latin script, the digits 0-9 and

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiPaging, IdPipe, pagedList, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiErrors, ApiPaging, IdPipe, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
-import { ActorUser } from '../auth/actor';
-import { Actor } from '../auth/actor.decorator';
+import { ActorUser } from '../actor/actor';
+import { Actor } from '../actor/actor.decorator';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserSchema } from './users.api';
 import { USER_XML, UserMapper, UserRepresentation } from './user.mapper';

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { CacheGenerations, InTransaction, StateConflict, isUniqueViolation } from '@dam/platform';
+import { CacheGenerations, isUniqueViolation } from '@dam/database';
+import { StateConflict } from '@dam/errors';
+import { InTransaction } from '@dam/events';
 import { In, Repository } from 'typeorm';
 import { GroupEntity } from './entities/group.entity';
 import { UserEntity } from './entities/user.entity';

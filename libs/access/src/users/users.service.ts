@@ -1,25 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AppConfig,
-  CacheGenerations,
-  DomainEvents,
-  GenerationCached,
-  GenerationLru,
-  InvalidInput,
-  StateConflict,
-  NotPermitted,
-  UnknownResource,
-  Paging,
-  UrlService,
-} from '@dam/platform';
-import { ActorUser, isPrivileged } from '../auth/actor';
-import { toActor } from '../auth/actor';
+import { AppConfig } from '@dam/core';
+import { CacheGenerations, GenerationCached, GenerationLru } from '@dam/database';
+import { InvalidInput, StateConflict, NotPermitted, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
+import { ActorUser, isPrivileged } from '../actor/actor';
+import { toActor } from '../actor/actor';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user';
 import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
-import { requireAdmin } from '../auth/policy';
+import { requireAdmin } from '../actor/policy';
 import { UserCreated, UserDeleted, userEventData, UserUpdated } from './user-events';
 import { validUsername } from './username';
 

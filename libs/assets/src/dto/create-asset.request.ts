@@ -1,4 +1,5 @@
-import { InvalidInput, parseBoolean, parsePositiveId } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseBoolean, parsePositiveId } from '@dam/http';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { parseStringPromise } from 'xml2js';

@@ -1,4 +1,5 @@
-import { InvalidInput, parseBoolean, parsePositiveId, readXmlRepresentation } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseBoolean, parsePositiveId, readXmlRepresentation } from '@dam/http';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { ASSET_XML } from '../asset.mapper';

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AppConfig, DependencyUnavailable, parseIdSetText, ReadReplica } from '@dam/platform';
+import { parseIdSetText } from '../tallies/id-set-key';
+import { AppConfig } from '@dam/core';
+import { ReadReplica } from '@dam/database';
+import { DependencyUnavailable } from '@dam/errors';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { AssetFacet, AssetFacetCount, AssetFacets } from '../ports/asset-queries.port';
 import type { CompiledFilter } from './asset-filter.sql';

@@ -1,5 +1,5 @@
 import { Viewer } from '@dam/access';
-import { exactValueToken, exceedsExactToken } from '@dam/platform';
+import { exactValueToken, exceedsExactToken } from '@dam/core';
 import { AssetFilter, AttributeCondition, TimeBound } from '../ports/asset-filter';
 import { VisibleLevelSets } from '../rules/asset-visibility';
 import { KeywordPlan, keywordSql, PER_TOKEN, TOKENS } from './keyword.sql';

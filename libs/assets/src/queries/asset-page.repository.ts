@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { dateOfDatetime } from '@dam/platform';
+import { dateOfDatetime } from '@dam/core';
 import { DataSource, SelectQueryBuilder } from 'typeorm';
 import { AssetPage, AssetPageStart, AssetSearchPage } from '../ports/asset-queries.port';
 import { CompiledFilter } from './asset-filter.sql';

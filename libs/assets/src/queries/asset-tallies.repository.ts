@@ -4,17 +4,15 @@ import {
   addedYearSql,
   CATEGORY_SETS,
   FACET_TALLIES,
-  idSetKey,
-  idSetText,
   LEVEL_SETS,
-  parseIdSetText,
-  ReadReplica,
   recountAssetCategorySets,
   recountAssetFacetTallies,
   recountAssetLevelSets,
   SetKind,
   TalliedFacet,
-} from '@dam/platform';
+} from '../tallies/asset-level-sets';
+import { idSetKey, idSetText, parseIdSetText } from '../tallies/id-set-key';
+import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** What `asset_tallies` counts an asset by: its set of levels and its state. */

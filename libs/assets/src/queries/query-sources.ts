@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ReadReplica } from '@dam/platform';
+import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { CompiledFilter } from './asset-filter.sql';
 import { SqlParams } from './sql-params';

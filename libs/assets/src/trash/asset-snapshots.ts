@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AttributesCatalog } from '@dam/attributes';
-import { LanguageService, StateConflict } from '@dam/platform';
+import { StateConflict } from '@dam/errors';
+import { LanguageService } from '@dam/i18n';
 import { EntityManager, In } from 'typeorm';
 import { attributeTypes, reindexAssetAttributes } from '../asset-search-index';
 import { AssetAttributeValueEntity } from '../entities/asset-attribute-value.entity';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ExpiryPurgeJob } from '@dam/platform';
+import { ExpiryPurgeJob } from '@dam/jobs';
 import { TrashService } from './trash.service';
 
 /**

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiErrors, ApiPaging, IdPipe, pagedList, PagingQuery, XmlList, XmlRoot } from '@dam/platform';
+import { ApiErrors, ApiPaging, IdPipe, PagingQuery, XmlList, XmlRoot, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { ASSET_XML, AssetRepresentation } from '../asset.mapper';
 import { AssetSchema } from '../assets.api';

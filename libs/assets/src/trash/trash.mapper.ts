@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { TrashedAsset } from './trash.repository';
 
 /** An item of `GET /rest/admin/trash`. */

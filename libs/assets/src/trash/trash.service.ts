@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
 import { AttributesCatalog } from '@dam/attributes';
-import {
-  AppConfig,
-  DomainEvents,
-  InTransaction,
-  LanguageService,
-  ObjectDeletions,
-  Paging,
-  PurgeHooks,
-  UnknownResource,
-  UrlService,
-} from '@dam/platform';
+import { AppConfig } from '@dam/core';
+import { UnknownResource } from '@dam/errors';
+import { DomainEvents, InTransaction } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
+import { PurgeHooks } from '@dam/jobs';
+import { ObjectDeletions } from '@dam/storage';
 import { AssetReader } from '../asset-reader.service';
 import { AssetRepresentation } from '../asset.mapper';
 import { assetEventData, AssetPurged, AssetRestored } from '../events/asset-events';

@@ -3,13 +3,13 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiPaging,
   IdPipe,
-  pagedList,
   PagingQuery,
   UrlService,
   xmlMapping,
   XmlRoot,
   XmlUrls,
-} from '@dam/platform';
+  pagedList,
+} from '@dam/http';
 import type { Response } from 'express';
 import { AssetType } from './asset-type';
 import { AssetTypesService } from './asset-types.service';

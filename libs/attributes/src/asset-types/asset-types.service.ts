@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UnknownResource } from '@dam/platform';
+import { UnknownResource } from '@dam/errors';
 import { AssetType } from './asset-type';
 import { AssetTypesRepository } from './asset-types.repository';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { AttributeDefinition, AttributeType } from '../attribute-types';
 
 export interface AttributeRepresentation extends AttributeDefinition {

@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  ETagged,
-  IdPipe,
-  pagedList,
-  PagingQuery,
-  UrlService,
-  XmlRoot,
-  XmlUrls,
-} from '@dam/platform';
+import { ApiPaging, ETagged, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { ATTRIBUTE_XML, AttributeMapper, AttributeRepresentation } from './attribute.mapper';
 import { AttributesService } from './attributes.service';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { CacheGenerations, TranslationsService } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
+import { TranslationsService } from '@dam/i18n';
 import { In, Repository } from 'typeorm';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { DisplayAttributeGroupMemberEntity } from '../entities/display-attribute-group-member.entity';

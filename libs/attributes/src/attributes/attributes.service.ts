@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, LanguageService, UnknownResource } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { LanguageService } from '@dam/i18n';
 import { requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
-import { AttributesCatalog } from '../attributes-catalog';
+import { AttributeDefinitions } from './attribute-definitions';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { AttributesRepository, TranslatedText } from './attributes.repository';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
@@ -18,16 +19,16 @@ const WHAT = 'attributes';
 export class AttributesService {
   constructor(
     private readonly attributes: AttributesRepository,
-    private readonly catalog: AttributesCatalog,
+    private readonly definitions: AttributeDefinitions,
     private readonly languages: LanguageService,
   ) {}
 
   list(): Promise<AttributeDefinition[]> {
-    return this.catalog.all(this.languages.readLanguage());
+    return this.definitions.all(this.languages.readLanguage());
   }
 
   async get(id: number): Promise<AttributeDefinition> {
-    const attribute = await this.catalog.byId(id, this.languages.readLanguage());
+    const attribute = await this.definitions.byId(id, this.languages.readLanguage());
     if (attribute === undefined) throw attributeNotFound(id);
     return attribute;
   }
@@ -89,7 +90,7 @@ export class AttributesService {
   }
 
   private async define(attribute: AttributeEntity): Promise<AttributeDefinition> {
-    const [definition] = await this.catalog.define([attribute], this.languages.readLanguage());
+    const [definition] = await this.definitions.define([attribute], this.languages.readLanguage());
     return definition;
   }
 

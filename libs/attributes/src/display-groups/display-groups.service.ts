@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, LanguageService, UnknownResource, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { UrlService } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
 import { AttributeDefinition } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { AttributesRepository } from '../attributes/attributes.repository';

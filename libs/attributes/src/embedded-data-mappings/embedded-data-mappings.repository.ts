@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { CacheGenerations } from '@dam/platform';
+import { CacheGenerations } from '@dam/database';
 import { Repository } from 'typeorm';
 import { ATTRIBUTES_GENERATION } from '../attributes/attributes.repository';
 import { EmbeddedDataMappingEntity } from '../entities/embedded-data-mapping.entity';

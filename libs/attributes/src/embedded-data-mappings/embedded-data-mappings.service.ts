@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, LanguageService, UnknownResource, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { UrlService } from '@dam/http';
+import { LanguageService } from '@dam/i18n';
 import { AttributeDefinition, EmbeddedDataTypes, MappingDirections } from '../attribute-types';
-import { AttributesCatalog } from '../attributes-catalog';
+import { AttributeDefinitions } from '../attributes/attribute-definitions';
 import { EmbeddedDataMappingEntity } from '../entities/embedded-data-mapping.entity';
 import { requiredText } from '../rules';
 import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
@@ -21,7 +23,7 @@ const WHAT = 'embedded data mappings';
 export class EmbeddedDataMappingsService {
   constructor(
     private readonly mappings: EmbeddedDataMappingsRepository,
-    private readonly catalog: AttributesCatalog,
+    private readonly definitions: AttributeDefinitions,
     private readonly languages: LanguageService,
     private readonly urls: UrlService,
   ) {}
@@ -85,7 +87,7 @@ export class EmbeddedDataMappingsService {
   }
 
   private async views(mappings: EmbeddedDataMappingEntity[]): Promise<EmbeddedDataMappingView[]> {
-    const attributes = await this.catalog.byIds(
+    const attributes = await this.definitions.byIds(
       mappings.map((mapping) => mapping.attributeId),
       this.languages.readLanguage(),
     );
@@ -97,7 +99,7 @@ export class EmbeddedDataMappingsService {
     if (url === undefined || url === null)
       throw new InvalidInput('you must supply the attributeUrl the tag maps to');
     const attributeId = this.urls.parseIdOrThrow(url, 'attributes', 'an attribute', 'attributeUrl');
-    if ((await this.catalog.byId(attributeId, this.languages.defaultLanguage)) === undefined) {
+    if ((await this.definitions.byId(attributeId, this.languages.defaultLanguage)) === undefined) {
       throw new InvalidInput(`attribute ${attributeId} does not exist`);
     }
     return attributeId;

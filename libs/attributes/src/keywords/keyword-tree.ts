@@ -1,4 +1,4 @@
-import { buildForest, TreeNode } from '@dam/platform';
+import { buildForest, TreeNode } from '@dam/core';
 import { KeywordEntity } from '../entities/keyword.entity';
 import { KeywordRows } from './keywords.repository';
 

@@ -1,16 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import {
-  ApiPaging,
-  IdPipe,
-  pagedList,
-  PagingQuery,
-  UrlService,
-  XmlList,
-  XmlRoot,
-  XmlUrls,
-} from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
 import { KEYWORD_XML, KeywordMapper, KeywordRepresentation } from './keyword.mapper';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { StateConflict, isUniqueViolation } from '@dam/platform';
+import { isUniqueViolation } from '@dam/database';
+import { StateConflict } from '@dam/errors';
 import { Repository } from 'typeorm';
 import { KeywordSynonymEntity } from '../entities/keyword-synonym.entity';
 import { KeywordEntity } from '../entities/keyword.entity';

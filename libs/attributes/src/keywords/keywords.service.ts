@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import {
-  idsOf,
-  InvalidInput,
-  parseOptionalId,
-  UnknownResource,
-  UrlService,
-  wouldCreateCycle,
-} from '@dam/platform';
+import { idsOf, wouldCreateCycle } from '@dam/core';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { parseOptionalId, UrlService } from '@dam/http';
 import { requiredText } from '../rules';
 import { AttributeType } from '../attribute-types';
 import { AttributesRepository } from '../attributes/attributes.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UrlService, xmlMapping } from '@dam/platform';
+import { UrlService, xmlMapping } from '@dam/http';
 import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
 
 /** Spec 2.10. */

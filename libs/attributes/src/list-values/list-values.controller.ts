@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { IdPipe, pagedList, PagingQuery, UrlService, XmlList, XmlRoot } from '@dam/platform';
+import { IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
 import { LIST_VALUE_XML, ListValueMapper, ListValueRepresentation } from './list-value.mapper';

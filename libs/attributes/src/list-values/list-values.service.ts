@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, UnknownResource, parseOptionalId, UrlService } from '@dam/platform';
+import { InvalidInput, UnknownResource } from '@dam/errors';
+import { parseOptionalId, UrlService } from '@dam/http';
 
 import { AttributeType } from '../attribute-types';
 import { attributeNotFound } from '../attributes/attributes.service';

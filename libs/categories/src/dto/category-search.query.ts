@@ -1,4 +1,5 @@
-import { InvalidInput, parseBoolean, parseOptionalId } from '@dam/platform';
+import { InvalidInput } from '@dam/errors';
+import { parseBoolean, parseOptionalId } from '@dam/http';
 
 /** The query of GET /rest/category-search (spec 4.2); `userId` is resolved to the actor by the auth guard. */
 export interface CategorySearchQuery {

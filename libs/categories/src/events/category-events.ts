@@ -1,4 +1,5 @@
-import { ActorRef, actorRef, DomainEvent, UrlService } from '@dam/platform';
+import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { UrlService } from '@dam/http';
 
 /** The payload of every `category.*` event (docs/events.md). */
 export interface CategoryEventData extends ActorRef {

@@ -1,4 +1,4 @@
-import { DigestCheck, ExpectedDigest, parseContentMd5, parseDigestField } from '@dam/platform';
+import { DigestCheck, ExpectedDigest, parseContentMd5, parseDigestField } from '@dam/http';
 import type { Request } from 'express';
 
 /**

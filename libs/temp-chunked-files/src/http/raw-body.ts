@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { StreamGarbage, UnsupportedContent } from '@dam/platform';
+import { UnsupportedContent } from '@dam/errors';
+import { StreamGarbage } from '@dam/http';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';

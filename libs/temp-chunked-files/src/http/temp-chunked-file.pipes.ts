@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
-import { requireWholeNumber } from '@dam/platform';
+import { requireWholeNumber } from '@dam/http';
 import type { Request } from 'express';
 import { TempFileNotFound } from '../temp-chunked-file-errors';
 import { isTempFileId, MAX_CHUNK_INDEX } from '../temp-file-id';

@@ -1,0 +1,492 @@
+import { validateCronExpression } from 'cron';
+import { isIP } from 'node:net';
+import * as path from 'node:path';
+import type { BodyLimits } from './body-limits';
+import { HostPort, parseHostPort } from './host-port';
+import { OidcSettings, readOidcSettings } from './oidc-config';
+
+/** Thrown at boot when an environment variable is invalid; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+export type StorageDriver = 'fs' | 'minio';
+
+export type LogFormat = 'json' | 'pretty';
+
+/** JSON lines for collectors, unless a person watches the terminal. */
+function defaultLogFormat(): LogFormat {
+  return process.stdout.isTTY === true ? 'pretty' : 'json';
+}
+
+export interface MinioSettings {
+  endPoint: string;
+  port: number | undefined;
+  useSSL: boolean;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+/**
+ * The whole runtime configuration, read once from the environment and validated.
+ * Nothing else in the code base reads `process.env`.
+ */
+export class AppConfig {
+  port: number;
+  publicUrl: string | undefined;
+  /**
+   * DAM_ALLOWED_HOSTS: the `Host` (or, with DAM_TRUST_PROXY, `X-Forwarded-Host`) values requests may name
+   * (http/trusted-origin.ts); an entry without a port allows any port. Unset: the defaults there.
+   */
+  allowedHosts: HostPort[] | undefined;
+  trustProxy: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** DATABASE_READ_URL: a read replica that search reads go to (MySQL only); unset: the main database. */
+  databaseReadUrl: string | undefined;
+  storageDriver: StorageDriver;
+  minio: MinioSettings | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  urlSigningSecret: string | undefined;
+  trustedNetworks: string[];
+  /**
+   * DAM_CORS_ORIGINS: origins (`https://app.example.com`) whose browser pages may call the API, or `*` for
+   * any; empty (unset): no CORS headers at all.
+   */
+  corsOrigins: string[];
+  assetTypesEnabled: boolean;
+  // DAM_XML_BY_DEFAULT: a missing Accept, or only the wildcard */*, answers XML as Asset Bank does (else JSON).
+  xmlByDefault: boolean;
+  languages: string[];
+  tempFileTtlHours: number;
+  jobsEnabled: boolean;
+  /**
+   * DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS (kept from before the jobs API): when set, and
+   * DAM_JOB_PURGE_TEMP_FILES_CRON is not, `purge-temp-files` runs every that many seconds.
+   */
+  tempFilePurgeIntervalSeconds: number | undefined;
+  /** DAM_JOB_<NAME>_CRON, by NAME (`VERIFY_INTEGRITY`): a valid cron expression or `off`. */
+  jobCrons: Record<string, string>;
+  /** A running job's lease lasts this long unless renewed; a run whose instance died is failed after it. */
+  jobLeaseTtlSeconds: number;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Lifetime of the download URLs the service hands out (content, versions, renditions, images). */
+  signedUrlTtlSeconds: number;
+  /** `POST /rest/sign-url` with `expirySeconds: 0` signs a URL that never expires (else: the longest TTL). */
+  signedUrlAllowNever: boolean;
+  maxJsonBodyBytes: number;
+  /** DAM_BODY_MAX_*: the shape of JSON, XML and form bodies (depth, keys, items), before any DTO work. */
+  bodyLimits: BodyLimits;
+  /** The same for `/oauth/` bodies: DAM_TOKEN_BODY_MAX_KEYS bounds keys, items and form parameters. */
+  tokenBodyLimits: BodyLimits;
+  maxChunkBytes: number;
+  /** DAM_MAX_UPLOAD_BYTES: the largest file one upload may store (content PUT, a temp file, a tus upload). */
+  maxUploadBytes: number;
+  /** DAM_LOG_REQUESTS: one log line per request (false: none; errors and Nest's own logs still go out). */
+  logRequests: boolean;
+  /** DAM_LOG_FORMAT: JSON lines, or pino-pretty's coloured text (the default on a TTY). */
+  logFormat: LogFormat;
+  /** DAM_METRICS_TOKEN: when set, `GET /metrics` needs it as a bearer token; otherwise it is public. */
+  metricsToken: string | undefined;
+  /** DAM_USERNAME_CHARACTERS: `latin` (letters of the Latin script, 0-9, email symbols) or `any`. */
+  usernameCharacters: 'latin' | 'any';
+  /** DAM_LOGIN_MAX_FAILURES failed password grants for one username, or from one address, within ... */
+  loginMaxFailures: number;
+  /** ... DAM_LOGIN_WINDOW_SECONDS answer 429 to further password grants until that window has passed. */
+  loginWindowSeconds: number;
+  /** DAM_RATE_LIMIT_PER_MINUTE: requests per bearer token per minute (off when unset). */
+  rateLimitPerMinute: number | undefined;
+  databaseConnectRetries: number;
+  /** A database query (including waiting for a connection) that takes longer fails, and its request answers 503. */
+  databaseTimeoutMs: number;
+  /** DAM_JOB_DATABASE_TIMEOUT_MS: the same deadline for the queries of maintenance jobs (long recounts). */
+  jobDatabaseTimeoutMs: number;
+  /**
+   * DAM_SEARCH_FACETS_MEMORY_KB: MySQL, the largest in-memory table of matches one facets request builds
+   * (`max_heap_table_size` of its session); more matches go to an on-disk temporary table.
+   */
+  searchFacetsMemoryKb: number;
+  /** An object store request that makes no progress (nothing sent or received) for this long fails: 503. */
+  storageTimeoutMs: number;
+  /** Seconds between runs of the queued object deletions (retries of failed deletes of replaced objects). */
+  objectDeletionIntervalSeconds: number;
+  /** Images larger than this get no renditions and cannot be converted (the upload still succeeds). */
+  renditionMaxInputBytes: number;
+  /** Images of more pixels (width × height) get no renditions and cannot be converted (decompression bombs). */
+  renditionMaxInputPixels: number;
+  /** Renditions generated at once, in the background after the upload answered. */
+  renditionConcurrency: number;
+  /** Stored objects younger than this are never swept as orphans (an upload may not have committed yet). */
+  orphanGraceHours: number;
+  /** DAM_TRASH_RETENTION_DAYS: a deleted asset stays restorable this long; 0 deletes at once. */
+  trashRetentionDays: number;
+  /** DAM_AUDIT_RETENTION_DAYS: audit entries older than this are purged by `purge-audit`. */
+  auditRetentionDays: number;
+  /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
+  verifyIntegrityMaxBytesPerRun: number;
+  /** DAM_WEBHOOK_POLL_MS: how often this instance delivers webhooks (outbox, retries); 0: it delivers none. */
+  webhookPollMs: number;
+  /** DAM_WEBHOOK_RETRY_BASE_SECONDS: the first retry delay, doubled per attempt (12 retries ≈ 4095 × it). */
+  webhookRetryBaseSeconds: number;
+  /** DAM_WEBHOOK_TIMEOUT_MS: one delivery attempt (connect, send, answer) fails after this long. */
+  webhookTimeoutMs: number;
+  /** DAM_WEBHOOK_ALLOWED_HOSTS: host names or IPs a webhook may target although they are private or local. */
+  webhookAllowedHosts: string[];
+  /** DAM_OIDC_*: single sign-on with the JWTs of one OpenID Connect issuer (unset: off). */
+  oidc: OidcSettings | undefined;
+
+  get defaultLanguage(): string {
+    return this.languages[0];
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const read = new EnvReader(env);
+    const config = new AppConfig();
+    config.port = read.integer('PORT', 3000, 0, 65535);
+    config.publicUrl = read.optionalUrl('DAM_PUBLIC_URL');
+    config.allowedHosts = read.hostPortList('DAM_ALLOWED_HOSTS');
+    config.trustProxy = read.boolean('DAM_TRUST_PROXY', false);
+    config.dataDir = path.resolve(read.string('DAM_DATA_DIR', './data'));
+    config.databaseUrl = read.optionalDatabaseUrl('DATABASE_URL');
+    config.databaseReadUrl = read.optionalDatabaseUrl('DATABASE_READ_URL');
+    if (config.databaseReadUrl !== undefined && config.databaseUrl === undefined)
+      throw new ConfigError(
+        'DATABASE_READ_URL',
+        'needs DATABASE_URL (a replica of the embedded SQLite cannot be read)',
+      );
+    config.storageDriver = read.oneOf('STORAGE_DRIVER', ['fs', 'minio'] as const, 'fs');
+    config.minio = config.storageDriver === 'minio' ? read.minio() : undefined;
+    config.clientId = read.optionalString('DAM_CLIENT_ID');
+    config.clientSecret = read.optionalString('DAM_CLIENT_SECRET');
+    if ((config.clientId === undefined) !== (config.clientSecret === undefined)) {
+      throw new ConfigError(
+        config.clientId === undefined ? 'DAM_CLIENT_ID' : 'DAM_CLIENT_SECRET',
+        'must be set together with its pair',
+      );
+    }
+    config.urlSigningSecret = read.optionalString('DAM_URL_SIGNING_SECRET');
+    if (config.urlSigningSecret !== undefined && config.urlSigningSecret.length < 32) {
+      throw new ConfigError('DAM_URL_SIGNING_SECRET', 'must be at least 32 characters');
+    }
+    config.trustedNetworks = read.cidrList('DAM_TRUSTED_NETWORKS');
+    config.corsOrigins = read.originList('DAM_CORS_ORIGINS');
+    config.assetTypesEnabled = read.boolean('DAM_ASSET_TYPES_ENABLED', false);
+    config.xmlByDefault = read.boolean('DAM_XML_BY_DEFAULT', false);
+    config.languages = read.languages('DAM_LANGUAGES');
+    config.tempFileTtlHours = read.number('DAM_TEMP_FILE_TTL_HOURS', 24, 0.001);
+    config.jobsEnabled = read.boolean('DAM_JOBS_ENABLED', true);
+    config.tempFilePurgeIntervalSeconds =
+      read.optionalString('DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS') === undefined
+        ? undefined
+        : read.integer('DAM_TEMP_FILE_PURGE_INTERVAL_SECONDS', 600, 1);
+    config.jobCrons = read.jobCrons();
+    config.jobLeaseTtlSeconds = read.integer('DAM_JOB_LEASE_TTL_SECONDS', 60, 1, 24 * 3600);
+    config.accessTokenTtlSeconds = read.integer('DAM_ACCESS_TOKEN_TTL_SECONDS', 3600, 1);
+    config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
+    // At most a week: the longest an S3 presigned URL may live.
+    config.signedUrlTtlSeconds = read.integer('DAM_SIGNED_URL_TTL_SECONDS', 3600, 1, 7 * 24 * 3600);
+    config.signedUrlAllowNever = read.boolean('DAM_SIGNED_URL_ALLOW_NEVER', false);
+    config.maxJsonBodyBytes = read.integer('DAM_MAX_JSON_BODY_BYTES', 1024 * 1024, 1024);
+    config.bodyLimits = {
+      depth: read.integer('DAM_BODY_MAX_DEPTH', 32, 2, 1000),
+      objectKeys: read.integer('DAM_BODY_MAX_OBJECT_KEYS', 1000, 10, 1_000_000),
+      keys: read.integer('DAM_BODY_MAX_KEYS', 50_000, 10, 10_000_000),
+      arrayItems: read.integer('DAM_BODY_MAX_ARRAY_ITEMS', 10_000, 10, 10_000_000),
+    };
+    const tokenKeys = read.integer('DAM_TOKEN_BODY_MAX_KEYS', 32, 8, 1000);
+    config.tokenBodyLimits = {
+      depth: config.bodyLimits.depth,
+      objectKeys: tokenKeys,
+      keys: tokenKeys,
+      arrayItems: tokenKeys,
+    };
+    config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
+    // 50 GiB: a long 4K video master fits; one request can no longer claim the whole disk.
+    config.maxUploadBytes = read.integer('DAM_MAX_UPLOAD_BYTES', 50 * 1024 ** 3, 1);
+    config.logRequests = read.boolean('DAM_LOG_REQUESTS', true);
+    config.logFormat = read.oneOf('DAM_LOG_FORMAT', ['json', 'pretty'] as const, defaultLogFormat());
+    config.metricsToken = read.optionalString('DAM_METRICS_TOKEN');
+    config.usernameCharacters = read.oneOf('DAM_USERNAME_CHARACTERS', ['latin', 'any'] as const, 'latin');
+    config.loginMaxFailures = read.integer('DAM_LOGIN_MAX_FAILURES', 10, 1, 1_000_000);
+    config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
+    config.rateLimitPerMinute =
+      read.optionalString('DAM_RATE_LIMIT_PER_MINUTE') === undefined
+        ? undefined
+        : read.integer('DAM_RATE_LIMIT_PER_MINUTE', 0, 1);
+    config.databaseConnectRetries = read.integer('DAM_DATABASE_CONNECT_RETRIES', 10, 0, 1000);
+    config.databaseTimeoutMs = read.integer('DAM_DATABASE_TIMEOUT_MS', 5000, 100);
+    config.jobDatabaseTimeoutMs = read.integer('DAM_JOB_DATABASE_TIMEOUT_MS', 30 * 60_000, 100);
+    // MySQL's smallest max_heap_table_size is 16 KiB.
+    config.searchFacetsMemoryKb = read.integer('DAM_SEARCH_FACETS_MEMORY_KB', 65536, 16, 4 * 1024 * 1024);
+    config.storageTimeoutMs = read.integer('DAM_STORAGE_TIMEOUT_MS', 30_000, 100);
+    config.objectDeletionIntervalSeconds = read.integer('DAM_OBJECT_DELETION_INTERVAL_SECONDS', 60, 1);
+    config.renditionMaxInputBytes = read.integer('DAM_RENDITION_MAX_INPUT_BYTES', 256 * 1024 * 1024, 1);
+    config.renditionMaxInputPixels = read.integer('DAM_RENDITION_MAX_INPUT_PIXELS', 100_000_000, 1);
+    config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
+    config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
+    config.trashRetentionDays = read.number('DAM_TRASH_RETENTION_DAYS', 30, 0, 36_500);
+    config.auditRetentionDays = read.number('DAM_AUDIT_RETENTION_DAYS', 365, 1, 36_500);
+    config.verifyIntegrityMaxBytesPerRun = read.integer(
+      'DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN',
+      2 * 1024 * 1024 * 1024,
+      1,
+    );
+    config.webhookPollMs = read.integer('DAM_WEBHOOK_POLL_MS', 1000, 0, 3_600_000);
+    if (config.webhookPollMs > 0 && config.webhookPollMs < 50)
+      throw new ConfigError(
+        'DAM_WEBHOOK_POLL_MS',
+        `must be 0 (off) or at least 50 (got "${config.webhookPollMs}")`,
+      );
+    // 21 s doubled over 12 retries: the last one about 24 h (21 × 4095 s) after the first attempt.
+    config.webhookRetryBaseSeconds = read.number('DAM_WEBHOOK_RETRY_BASE_SECONDS', 21, 0.001, 86_400);
+    config.webhookTimeoutMs = read.integer('DAM_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
+    config.webhookAllowedHosts = read.hostList('DAM_WEBHOOK_ALLOWED_HOSTS');
+    config.oidc = readOidcSettings(read);
+    return config;
+  }
+}
+
+const TRUE_WORDS = ['true', '1', 'yes', 'on'];
+const FALSE_WORDS = ['false', '0', 'no', 'off'];
+
+class EnvReader {
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** Every DAM_JOB_<NAME>_CRON: `off` or a cron expression (5 fields, or 6 with seconds). */
+  jobCrons(): Record<string, string> {
+    const crons: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(this.env)) {
+      const match = /^DAM_JOB_([A-Z0-9_]+)_CRON$/.exec(name);
+      if (match === null || raw === undefined || raw.trim() === '') continue;
+      const value = raw.trim();
+      if (value.toLowerCase() === 'off') {
+        crons[match[1]] = 'off';
+        continue;
+      }
+      const fields = value.split(/\s+/).length;
+      const validity = validateCronExpression(value);
+      if (fields < 5 || fields > 6 || !validity.valid) {
+        throw new ConfigError(name, `must be a cron expression (5 or 6 fields) or "off", not "${value}"`);
+      }
+      crons[match[1]] = value;
+    }
+    return crons;
+  }
+
+  optionalString(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optionalString(name) ?? fallback;
+  }
+
+  number(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      throw new ConfigError(name, `must be a number between ${min} and ${max} (got "${raw}")`);
+    }
+    return value;
+  }
+
+  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const value = this.number(name, fallback, min, max);
+    if (!Number.isInteger(value)) throw new ConfigError(name, `must be a whole number (got "${value}")`);
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optionalString(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (TRUE_WORDS.includes(raw)) return true;
+    if (FALSE_WORDS.includes(raw)) return false;
+    throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return fallback;
+    const match = allowed.find((candidate) => candidate === raw.toLowerCase());
+    if (match === undefined)
+      throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return match;
+  }
+
+  optionalUrl(name: string): string | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+
+  optionalDatabaseUrl(name: string): string | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'must look like mysql://user:password@host:port/database');
+    }
+    if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') {
+      throw new ConfigError(name, `must use the mysql:// scheme (got "${url.protocol}")`);
+    }
+    if (url.pathname.replace(/^\//, '') === '') throw new ConfigError(name, 'must name a database');
+    return raw;
+  }
+
+  /** Comma-separated `http(s)://host[:port]` origins, or `*` alone. */
+  originList(name: string): string[] {
+    const entries = (this.optionalString(name) ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.includes('*')) {
+      if (entries.length > 1) throw new ConfigError(name, 'is either * or a list of origins, not both');
+      return ['*'];
+    }
+    return entries.map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      const origin = url?.origin;
+      const isOrigin = url !== undefined && /^https?:$/.test(url.protocol);
+      if (!isOrigin || entry.replace(/\/$/, '') !== origin) {
+        throw new ConfigError(name, `must list origins such as https://app.example.com (got "${entry}")`);
+      }
+      return origin;
+    });
+  }
+
+  cidrList(name: string): string[] {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return [];
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    for (const entry of entries) {
+      const [address, bits, extra] = entry.split('/');
+      const family = isIP(address);
+      const maxBits = family === 6 ? 128 : 32;
+      const prefix = bits === undefined ? maxBits : Number(bits);
+      if (
+        family === 0 ||
+        extra !== undefined ||
+        !Number.isInteger(prefix) ||
+        prefix < 0 ||
+        prefix > maxBits
+      ) {
+        throw new ConfigError(name, `has an invalid network "${entry}" (expected CIDRs like 10.0.0.0/8)`);
+      }
+    }
+    return entries;
+  }
+
+  /** Comma-separated host names or IP addresses (IPv6 with or without brackets), lower-cased. */
+  hostList(name: string): string[] {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return [];
+    const hosts = raw
+      .split(',')
+      .map((entry) =>
+        entry
+          .trim()
+          .toLowerCase()
+          .replace(/^\[(.*)\]$/, '$1'),
+      )
+      .filter((entry) => entry !== '');
+    for (const host of hosts) {
+      if (
+        isIP(host) === 0 &&
+        !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)
+      )
+        throw new ConfigError(name, `has an invalid host "${host}" (expected names or IPs, without ports)`);
+    }
+    return [...new Set(hosts)];
+  }
+
+  /** Comma-separated `host` or `host:port` entries (IPv6 in brackets); undefined when unset. */
+  hostPortList(name: string): HostPort[] | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.length === 0) throw new ConfigError(name, 'must list at least one host');
+    return entries.map((entry) => {
+      const host = parseHostPort(entry);
+      if (host === undefined)
+        throw new ConfigError(
+          name,
+          `has an invalid entry "${entry}" (expected host or host:port, IPv6 in brackets)`,
+        );
+      return host;
+    });
+  }
+
+  languages(name: string): string[] {
+    const raw = this.optionalString(name) ?? 'en';
+    const codes = raw
+      .split(',')
+      .map((code) => code.trim().toLowerCase())
+      .filter((code) => code !== '');
+    for (const code of codes) {
+      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) {
+        throw new ConfigError(name, `has an invalid language code "${code}"`);
+      }
+    }
+    if (codes.length === 0) throw new ConfigError(name, 'must list at least one language');
+    return [...new Set(codes)];
+  }
+
+  minio(): MinioSettings {
+    const endPoint = this.optionalString('MINIO_ENDPOINT');
+    if (endPoint === undefined)
+      throw new ConfigError('MINIO_ENDPOINT', 'is required when STORAGE_DRIVER=minio');
+    const accessKey = this.optionalString('MINIO_ACCESS_KEY');
+    if (accessKey === undefined)
+      throw new ConfigError('MINIO_ACCESS_KEY', 'is required when STORAGE_DRIVER=minio');
+    const secretKey = this.optionalString('MINIO_SECRET_KEY');
+    if (secretKey === undefined)
+      throw new ConfigError('MINIO_SECRET_KEY', 'is required when STORAGE_DRIVER=minio');
+    const bucket = this.string('MINIO_BUCKET', 'dam');
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      throw new ConfigError('MINIO_BUCKET', `is not a valid bucket name (got "${bucket}")`);
+    }
+    const portRaw = this.optionalString('MINIO_PORT');
+    return {
+      endPoint,
+      port: portRaw === undefined ? undefined : this.integer('MINIO_PORT', 9000, 1, 65535),
+      useSSL: this.boolean('MINIO_USE_SSL', false),
+      accessKey,
+      secretKey,
+      bucket,
+      region: this.string('MINIO_REGION', 'us-east-1'),
+    };
+  }
+}

@@ -1,0 +1,10 @@
+export * from './data-source-options';
+export * from './database-errors';
+export * from './foreign-key-guard';
+export * from './migrator';
+export * from './read-replica';
+export { withQueryDeadline } from './query-timeout';
+export * from './cache';
+export * from './settings';
+export * from './database.module';
+export * from './sqlite-statistics';

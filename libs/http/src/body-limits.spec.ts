@@ -1,0 +1,73 @@
+import { BodyLimits, checkJsonShape, checkXmlShape } from './body-limits';
+import { TooLarge } from '@dam/errors';
+
+const limits: BodyLimits = { depth: 3, objectKeys: 3, keys: 5, arrayItems: 4 };
+
+function refusal(check: () => void): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(TooLarge);
+    return (error as Error).message;
+  }
+}
+
+describe('checkJsonShape', () => {
+  const json = (text: string) => refusal(() => checkJsonShape(text, limits));
+
+  it('accepts bodies at the limits', () => {
+    expect(json('{"a":{"b":[1,2,3,4]},"c":1}')).toBeUndefined();
+    expect(json('[[[]]]')).toBeUndefined();
+    expect(json('[]')).toBeUndefined();
+  });
+
+  it('refuses each limit passed', () => {
+    expect(json('[[[[]]]]')).toBe('the JSON request body nests objects and arrays deeper than 3 levels');
+    expect(json('{"a":1,"b":2,"c":3,"d":4}')).toBe('an object of the JSON request body has more than 3 keys');
+    expect(json('[{"a":1,"b":2},{"c":3,"d":4},{"e":5,"f":6}]')).toBe(
+      'the JSON request body has more than 5 keys',
+    );
+    expect(json('[1,2,3,4,5]')).toBe('an array of the JSON request body has more than 4 items');
+  });
+
+  it('counts only outside strings, escaped quotes included', () => {
+    expect(json('{"a":"[[[[{:,:,:,:}]]]]","b":"\\"[[[[\\\\","c":"x\\\\"}')).toBeUndefined();
+    expect(json('["\\\\",{"a":[[[]]]}]')).toBe(
+      'the JSON request body nests objects and arrays deeper than 3 levels',
+    );
+  });
+
+  it('counts each object on its own', () => {
+    expect(json('[{"a":1,"b":2,"c":3},{"a":1,"b":2}]')).toBeUndefined();
+  });
+
+  it('leaves invalid text to JSON.parse, in linear time', () => {
+    expect(json(']]]]}}}{"a"')).toBeUndefined();
+    expect(json('"unterminated')).toBeUndefined();
+  });
+});
+
+describe('checkXmlShape', () => {
+  const xml = (text: string, keys = limits.keys) => refusal(() => checkXmlShape(text, { ...limits, keys }));
+
+  it('accepts documents at the limits (depth + 1: leaves are elements)', () => {
+    expect(xml('<?xml version="1.0"?><a><b><c><d>1</d></c></b><e/></a>')).toBeUndefined();
+  });
+
+  it('refuses each limit passed', () => {
+    expect(xml('<a><b><c><d><e/></d></c></b></a>')).toBe('the XML request body nests elements deeper than 4');
+    expect(xml('<a><b/><b/><b/><b/><b/></a>', 100)).toBe(
+      'an element of the XML request body has more than 4 children',
+    );
+    expect(xml('<a><b><c/><c/></b><b><c/><c/></b></a>')).toBe(
+      'the XML request body has more than 5 elements',
+    );
+  });
+
+  it('skips comments, CDATA, declarations and quoted attribute values', () => {
+    expect(
+      xml('<a x="<b><b><b>" y=\'>\'><!-- <b><b><b><b> --><![CDATA[<b><b><b><b>]]><b/></a>'),
+    ).toBeUndefined();
+  });
+});

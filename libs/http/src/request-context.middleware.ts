@@ -1,0 +1,35 @@
+import { Injectable, NestMiddleware, Optional } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { AppConfig, RequestContext, RequestContextData } from '@dam/core';
+import { measureTraffic, Metrics, requestIdOf } from '@dam/observability';
+import { parseAcceptLanguage } from './accept-language';
+import { configuredOrigin, recordedOriginOf } from './trusted-origin';
+
+/**
+ * Gives every request its id (`X-Request-Id`), its origin for URL building and its language, starts counting
+ * its bytes, and has the metrics observe it. The log line is pino-http's (observability/logging.ts).
+ */
+@Injectable()
+export class RequestContextMiddleware implements NestMiddleware {
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
+
+  use(request: Request, response: Response, next: NextFunction): void {
+    const requestId = requestIdOf(request, response);
+    // Before any body parser reads the request.
+    measureTraffic(request, response);
+    this.metrics?.observe(request, response);
+    const contentLanguage = request.header('content-language')?.trim().toLowerCase();
+    const context: RequestContextData = {
+      requestId,
+      // TrustedOrigin's middleware judged the host first (and refused a foreign one).
+      origin: recordedOriginOf(request) ?? configuredOrigin(this.config),
+      acceptLanguages: parseAcceptLanguage(request.header('accept-language')),
+      contentLanguage: contentLanguage === '' ? undefined : contentLanguage,
+    };
+    RequestContext.attach(request, context);
+    RequestContext.run(context, next);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './language.service';
+export * from './translations.service';
+export * from './i18n.module';

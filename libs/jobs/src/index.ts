@@ -1,0 +1,10 @@
+export * from './lease.service';
+export * from './maintenance-job';
+export * from './expiry-purge-job';
+export * from './job-runner';
+export * from './job-errors';
+export * from './job-schedule';
+export type { JobRun, JobRunStatus } from './job-runs.store';
+export { JOB_RUNS_KEPT } from './job-runs.store';
+export * from './job-observer';
+export * from './jobs.module';

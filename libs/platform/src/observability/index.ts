@@ -1,4 +1,0 @@
-export * from './logging';
-export * from './metrics';
-export * from './observability.module';
-export { requestIdOf, routePatternOf } from './traffic';

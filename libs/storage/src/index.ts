@@ -1,0 +1,12 @@
+export * from './object-storage.port';
+export * from './content-disposition';
+export * from './fs.storage';
+export type { MinioObjectStorage } from './minio.storage';
+export { createMinioStorage } from './storage.module';
+export * from './object-deletions';
+export * from './object-key';
+export * from './url-signer';
+export * from './storage.health';
+export { concatenated } from './object-streams';
+export * from './stored-object-owners';
+export { StorageModule } from './storage.module';
