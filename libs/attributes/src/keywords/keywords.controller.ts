@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls } from '@dam/platform';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls } from '@dam/platform';
 import { pageOf } from '../paged-list';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
@@ -19,16 +19,23 @@ export class KeywordsController {
     private readonly urls: UrlService,
   ) {}
 
-  /** The keyword tree of one keywords-type attribute. */
+  /**
+   * The URLs of the top-level keywords of one keywords-type attribute (siblings by name), like the other
+   * base collections; each answers the keyword with its subtree.
+   */
   @Get('attributes/:attributeId/keywords')
-  @XmlList('keywords', KEYWORD_XML)
-  @ApiOkResponse({ description: 'The keyword tree of the attribute', type: KeywordSchema, isArray: true })
-  async treeOfAttribute(
+  @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of its top-level keywords', type: String, isArray: true })
+  async listOfAttribute(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
-  ): Promise<KeywordRepresentation[]> {
-    return (await this.keywords.treeOfAttribute(attributeId)).map((node) =>
-      this.mapper.toRepresentation(node),
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string[]> {
+    const urls = (await this.keywords.treeOfAttribute(attributeId)).map((node) =>
+      this.mapper.url(node.keyword.id),
     );
+    return pageOf(urls, query, response, this.urls.rest('attributes', attributeId, 'keywords'));
   }
 
   /** The URLs of every keyword (of one attribute with `attributeId`), like the other base collections. */
