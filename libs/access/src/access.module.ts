@@ -25,13 +25,7 @@ import { UsersController } from './users/users.controller';
     PermissionsModule,
   ],
   controllers: [UsersController, UserSearchController, GroupsController],
-  providers: [
-    UserMapper,
-    GroupsRepository,
-    GroupsService,
-    GroupMapper,
-    AuthGuard,
-  ],
+  providers: [UserMapper, GroupsRepository, GroupsService, GroupMapper, AuthGuard],
   exports: [IdentityModule, PermissionsModule, UserMapper, AuthGuard],
 })
 export class AccessModule implements OnModuleInit {
