@@ -2,14 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { ActorUser, requireAdmin } from '@dam/access';
 
-import {
-  DomainEvents,
-  InvalidInput,
-  LanguageService,
-  UnknownResource,
-  Paging,
-  UrlService,
-} from '@dam/platform';
+import { DomainEvents, InvalidInput, LanguageService, Paging, UrlService } from '@dam/platform';
 
 import { planChange } from './access-level-changes';
 
@@ -35,6 +28,7 @@ import { AccessLevelEntity } from './entities/access-level.entity';
 import { AccessLevelImagesService } from './images/access-level-images.service';
 
 import { LevelAssetCounts } from './ports/level-asset-counts.port';
+import { AccessLevelNotFound } from './access-level-errors';
 
 /** One level to update and how the client named it (by id in the path, or by URL in a bulk PUT). */
 export interface LevelWrite {
@@ -67,7 +61,7 @@ export class AccessLevelsService {
 
   async get(actor: ActorUser, id: number, counts: CountScope): Promise<AccessLevelView> {
     const view = await this.reader.one(actor, id, counts);
-    if (view === undefined) throw notFound(id);
+    if (view === undefined) throw new AccessLevelNotFound(id);
     return view;
   }
 
@@ -81,7 +75,7 @@ export class AccessLevelsService {
     counts: CountScope,
   ): Promise<AccessLevelView[]> {
     const forest = await this.reader.forest(actor, { rootId: parentId, counts });
-    if (parentId !== undefined && forest[0]?.level.id !== parentId) throw notFound(parentId);
+    if (parentId !== undefined && forest[0]?.level.id !== parentId) throw new AccessLevelNotFound(parentId);
     return forest;
   }
 
@@ -143,7 +137,11 @@ export class AccessLevelsService {
     requireAdmin(actor, 'change access levels');
     const all = await this.levels.findAll();
     const doomed = new Set(ids);
-    const chosen = [...doomed].map((id) => all.find((level) => level.id === id) ?? throwNotFound(id));
+    const chosen = [...doomed].map((id) => {
+      const level = all.find((candidate) => candidate.id === id);
+      if (level === undefined) throw new AccessLevelNotFound(id);
+      return level;
+    });
     for (const level of chosen) {
       if (level.isStatic) throw new InvalidInput(`access level ${level.id} is static and cannot be deleted`);
       if (all.some((other) => other.parentId === level.id && !doomed.has(other.id))) {
@@ -235,15 +233,7 @@ export class AccessLevelsService {
   /** In a bulk PUT the level is named by a URL in the body: a bad one is the client's mistake (400). */
   private unknown(write: LevelWrite): Error {
     return write.namedBy === undefined
-      ? notFound(write.id)
+      ? new AccessLevelNotFound(write.id)
       : new InvalidInput(`"${write.namedBy}" names no access level`);
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`access level ${id} does not exist`);
-}
-
-function throwNotFound(id: number): never {
-  throw notFound(id);
 }

@@ -4,7 +4,6 @@ import { ActorUser, requireAdmin } from '@dam/access';
 
 import {
   AppConfig,
-  UnknownResource,
   ObjectStorage,
   TooLarge,
   safeFilename,
@@ -18,6 +17,7 @@ import type { Readable } from 'node:stream';
 import { AccessLevelReader } from '../access-level.reader';
 
 import { AccessLevelsRepository } from '../access-levels.repository';
+import { AccessLevelNotFound } from '../access-level-errors';
 
 /** Images above this size are refused (413), while streaming. */
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
@@ -62,7 +62,7 @@ export class AccessLevelImagesService {
   async signedUrl(actor: ActorUser, id: number): Promise<string | undefined> {
     const visible = await this.reader.visibleIds(actor);
     const level = visible.includes(id) ? await this.levels.findById(id) : null;
-    if (level === null) throw notFound(id);
+    if (level === null) throw new AccessLevelNotFound(id);
     if (level.imageKey === null) return undefined;
     return this.storage.signedGetUrl(level.imageKey, {
       expirySeconds: this.config.signedUrlTtlSeconds,
@@ -73,7 +73,7 @@ export class AccessLevelImagesService {
 
   async replace(actor: ActorUser, id: number, upload: ImageUpload): Promise<void> {
     requireAdmin(actor, 'change access levels');
-    if ((await this.levels.findById(id)) === null) throw notFound(id);
+    if ((await this.levels.findById(id)) === null) throw new AccessLevelNotFound(id);
     const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
     if (Number(upload.contentLength) > MAX_IMAGE_BYTES) throw tooLarge();
     const key = `access-level-images/${id}/${randomUUID()}`;
@@ -89,7 +89,7 @@ export class AccessLevelImagesService {
     const switched = await this.levels.replaceImage(id, { key, filename, contentType });
     if (switched === undefined) {
       await this.discard([key]);
-      throw notFound(id);
+      throw new AccessLevelNotFound(id);
     }
     if (switched.previousKey !== null) await this.discard([switched.previousKey]);
   }
@@ -97,7 +97,7 @@ export class AccessLevelImagesService {
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'change access levels');
     const switched = await this.levels.replaceImage(id, null);
-    if (switched === undefined) throw notFound(id);
+    if (switched === undefined) throw new AccessLevelNotFound(id);
     if (switched.previousKey !== null) await this.discard([switched.previousKey]);
   }
 
@@ -111,10 +111,6 @@ export class AccessLevelImagesService {
       });
     }
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`access level ${id} does not exist`);
 }
 
 function tooLarge(): TooLarge {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { InvalidInput, UnknownResource, Paging, UrlService } from '@dam/platform';
+import { InvalidInput, Paging, UrlService } from '@dam/platform';
 
 import { ActorUser } from '../auth/actor';
 
@@ -15,6 +15,7 @@ import { AccessLevelPermissionsDto, GroupWriteDto } from './dto/group-write.dto'
 import { GroupsRepository, GroupView } from './groups.repository';
 
 import { requireAdmin } from '../auth/policy';
+import { GroupNotFound } from './group-errors';
 
 /** Rules for groups (DESIGN §5): only admins and the application user read or manage them. */
 @Injectable()
@@ -33,7 +34,7 @@ export class GroupsService {
   async get(actor: ActorUser, id: number): Promise<GroupView> {
     requireAdmin(actor, 'read or manage groups');
     const group = await this.groups.findById(id);
-    if (group === null) throw notFound(id);
+    if (group === null) throw new GroupNotFound(id);
     return group;
   }
 
@@ -54,13 +55,13 @@ export class GroupsService {
         ? undefined
         : await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
     const group = await this.groups.update(id, name, permissions);
-    if (group === null) throw notFound(id);
+    if (group === null) throw new GroupNotFound(id);
     return group;
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'read or manage groups');
-    if (!(await this.groups.delete(id))) throw notFound(id);
+    if (!(await this.groups.delete(id))) throw new GroupNotFound(id);
   }
 
   /**
@@ -100,10 +101,6 @@ export class GroupsService {
     }
     return rows;
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`group ${id} does not exist`);
 }
 
 function validName(raw: string): string {

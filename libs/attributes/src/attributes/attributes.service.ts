@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, LanguageService, UnknownResource } from '@dam/platform';
+import { InvalidInput, LanguageService } from '@dam/platform';
 import { requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { AttributesRepository, TranslatedText } from './attributes.repository';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
+import { AttributeNotFound } from '../attribute-errors';
 
 const WHAT = 'attributes';
 
@@ -28,7 +29,7 @@ export class AttributesService {
 
   async get(id: number): Promise<AttributeDefinition> {
     const attribute = await this.catalog.byId(id, this.languages.readLanguage());
-    if (attribute === undefined) throw attributeNotFound(id);
+    if (attribute === undefined) throw new AttributeNotFound(id);
     return attribute;
   }
 
@@ -84,7 +85,7 @@ export class AttributesService {
 
   async getEntityOrThrow(id: number): Promise<AttributeEntity> {
     const attribute = await this.attributes.findById(id);
-    if (attribute === null) throw attributeNotFound(id);
+    if (attribute === null) throw new AttributeNotFound(id);
     return attribute;
   }
 
@@ -97,10 +98,6 @@ export class AttributesService {
   private translation(language: string, text: string): TranslatedText | undefined {
     return this.languages.isDefault(language) ? undefined : { language, text };
   }
-}
-
-export function attributeNotFound(id: number): UnknownResource {
-  return new UnknownResource(`attribute ${id} does not exist`);
 }
 
 function validLabel(raw: unknown): string {
