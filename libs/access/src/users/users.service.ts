@@ -12,6 +12,7 @@ import {
   UrlService,
 } from '@dam/platform';
 import { ActorUser, isPrivileged } from '../auth/actor';
+import { isSelfOrAdmin } from '../auth/policy';
 import { toActor } from '../auth/actor';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserEntity } from './entities/user.entity';
@@ -74,13 +75,12 @@ export class UsersService {
   }
 
   async get(actor: ActorUser, id: number): Promise<User> {
-    if (!isPrivileged(actor) && actor.id !== id) throw new NotPermitted('you may only read your own user');
+    if (!isSelfOrAdmin(actor, id)) throw new NotPermitted('you may only read your own user');
     return this.getOrThrow(id);
   }
 
   async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<User> {
-    if (!isPrivileged(actor) && actor.id !== id)
-      throw new NotPermitted('only administrators may change other users');
+    if (!isSelfOrAdmin(actor, id)) throw new NotPermitted('only administrators may change other users');
     const user = await this.entityOrThrow(id);
     if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
     if (changes.username !== undefined) user.username = validUsername(changes.username);
