@@ -1,3 +1,4 @@
+import { CacheGenerations, GENERATIONS_REFRESH_MS } from '@dam/database';
 import { accessLevelRequests, Created } from './helpers/access-level-requests';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
@@ -5,6 +6,12 @@ import { TestApp, TestUser } from './helpers/test-app';
 
 /** The bound of issue 14: every instance answers correctly within 2 s of a write on another. */
 const WITHIN_MS = 2000;
+/**
+ * B rereads the generations this often here. The service's period (GENERATIONS_REFRESH_MS, 1 s) leaves
+ * one period of the bound to the requests; a loaded test machine needs more, so B refreshes 4x faster
+ * than the bound and the bound keeps 3x slack over what is proved: a write is seen after one period.
+ */
+const TEST_REFRESH_MS = WITHIN_MS / 4;
 
 /**
  * Two app instances in this process on one database (MariaDB on the mysql matrix, one SQLite file on
@@ -26,6 +33,7 @@ describe(`caches across instances on one database (${MATRIX})`, () => {
     database = await createTestDatabase();
     a = await TestApp.start({ database });
     b = await TestApp.start({ database });
+    b.app.get(CacheGenerations).refreshMs = TEST_REFRESH_MS;
     const setup = accessLevelRequests(() => a);
     level = await setup.createLevel(`shared-${Date.now()}`);
     group = await setup.createGroup('shared viewers', { [level.url]: ['view'] });
@@ -53,6 +61,10 @@ describe(`caches across instances on one database (${MATRIX})`, () => {
     }
     return Date.now() - started;
   }
+
+  it('the service rereads the generations within half the bound', () => {
+    expect(GENERATIONS_REFRESH_MS).toBeLessThanOrEqual(WITHIN_MS / 2);
+  });
 
   const statusOnB = async (path: string, token: string): Promise<number> =>
     (await onB.get(path, token)).status;

@@ -23,7 +23,8 @@ function spawnCli(args: string[], env: Record<string, string>): Promise<CliResul
     execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', 'apps/cli/src/main.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+      // A guard, not a bound: ts-node starts the CLI in seconds, in a minute or more on an overloaded machine.
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 110_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         resolve({ code, stdout, stderr });

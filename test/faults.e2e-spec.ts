@@ -17,7 +17,10 @@ jest.setTimeout(60_000);
 const FAST_MS = 5_000;
 /** How long the API may take to use a dependency again once it is back. */
 const RECOVERY_MS = 20_000;
-/** DAM_DATABASE_TIMEOUT_MS and DAM_STORAGE_TIMEOUT_MS of the apps here: a hung dependency is a 503 within this + 1 s. */
+/**
+ * DAM_DATABASE_TIMEOUT_MS and DAM_STORAGE_TIMEOUT_MS of the apps here: a hung dependency (which never
+ * answers) is a 503 after this; the specs allow 3x for a loaded machine.
+ */
 const TIMEOUT_MS = 2_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -172,7 +175,7 @@ describe('faults: MySQL and the object store stop and come back', () => {
           expect(answers.map((answer) => answer.text)).toContain(
             `the database did not answer within ${TIMEOUT_MS} ms; the service is temporarily unavailable, try again shortly`,
           );
-          expect(elapsed).toBeLessThan(TIMEOUT_MS + 1_000);
+          expect(elapsed).toBeLessThan(3 * TIMEOUT_MS);
         }
       } finally {
         proxy.thaw();
@@ -293,7 +296,7 @@ describe('faults: MySQL and the object store stop and come back', () => {
         expect(response.text).toBe(
           `the object store did not answer within ${TIMEOUT_MS} ms; the service is temporarily unavailable, try again shortly`,
         );
-        expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1_000);
+        expect(Date.now() - started).toBeLessThan(3 * TIMEOUT_MS);
       } finally {
         storeProxy.thaw();
       }

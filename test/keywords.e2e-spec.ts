@@ -86,9 +86,13 @@ describe('keywords', () => {
       const puppies = await createKeyword({ attributeUrl, name: 'Puppies', parent: dogs.url });
       const plants = await createKeyword({ attributeUrl, name: 'Plants' });
 
-      const tree = await get(`${pathOf(attributeUrl)}/keywords`, alice.token).expect(200);
-      expect(tree.body.map((node: Keyword) => node.name)).toEqual(['Animals', 'Plants']);
-      const [animalNode] = tree.body as Keyword[];
+      // The attribute's keywords are a base collection too: the URLs of its top-level keywords.
+      const topLevel = await get(`${pathOf(attributeUrl)}/keywords`, alice.token).expect(200);
+      expect(topLevel.body).toEqual([animals.url, plants.url]);
+      const second = await get(`${pathOf(attributeUrl)}/keywords?page=1&pageSize=1`, alice.token).expect(200);
+      expect([second.body, second.headers['x-total-count']]).toEqual([[plants.url], '2']);
+      // Each answers the keyword with its subtree.
+      const animalNode = (await get(pathOf(animals.url), alice.token).expect(200)).body as Keyword;
       expect(animalNode.children.map((node) => node.name)).toEqual(['Cats', 'Dogs']);
       expect(animalNode.children[0]).toMatchObject({
         id: cats.id,
@@ -96,7 +100,7 @@ describe('keywords', () => {
         synonyms: ['Felines'],
       });
       expect(animalNode.children[1].children).toEqual([{ ...puppies, children: [], synonyms: [] }]);
-      expect(tree.body[1]).toEqual(plants);
+      expect((await get(pathOf(plants.url), alice.token).expect(200)).body).toEqual(plants);
 
       const one = await get(pathOf(dogs.url), alice.token).expect(200);
       expect(one.body).toMatchObject({

@@ -356,11 +356,19 @@ describe('OAuth token endpoint', () => {
   });
 });
 
+/**
+ * Access tokens live TTL_S seconds here. MariaDB keeps whole seconds, so a token lives between TTL_S - 1
+ * and TTL_S: 3 s leave a request made right after issuing 3x slack over the second it may take on a loaded
+ * machine, and waiting EXPIRED_MS is past any token's end.
+ */
+const TTL_S = 3;
+const EXPIRED_MS = TTL_S * 1000 + 1500;
+
 describe('OAuth token expiry', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await TestApp.start({ env: { DAM_ACCESS_TOKEN_TTL_SECONDS: '1' } });
+    t = await TestApp.start({ env: { DAM_ACCESS_TOKEN_TTL_SECONDS: String(TTL_S) } });
   });
 
   afterAll(async () => {
@@ -373,16 +381,16 @@ describe('OAuth token expiry', () => {
       client_id: t.clientId,
       client_secret: t.clientSecret,
     }).expect(200);
-    expect(response.body.expires_in).toBe(1);
+    expect(response.body.expires_in).toBe(TTL_S);
     const token = response.body.access_token as string;
-    await sleep(1500);
+    await t.http.get('/rest/authenticated-user').auth(token, { type: 'bearer' }).expect(200);
+    await sleep(EXPIRED_MS);
     const expired = await t.http.get('/rest/authenticated-user').auth(token, { type: 'bearer' }).expect(401);
     expect(expired.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
   });
 
   it('a refresh token still gets a fresh access token after the access token expired', async () => {
-    // Admin tokens live one second here too: take a fresh one right before each admin request, so a
-    // slow machine cannot let it expire in between.
+    // Admin tokens are short-lived here too: take a fresh one right before each admin request.
     const username = `expiry-${Date.now()}`;
     const password = 'a long enough password';
     const created = await t.http
@@ -403,7 +411,7 @@ describe('OAuth token expiry', () => {
       client_id: t.clientId,
       client_secret: t.clientSecret,
     }).expect(200);
-    await sleep(1500);
+    await sleep(EXPIRED_MS);
     const refreshed = await postForm(t, '/oauth/token', {
       grant_type: 'refresh_token',
       refresh_token: login.body.refresh_token,

@@ -408,8 +408,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Tree of attribute (keywords) */
-    get: operations['Keywords_treeOfAttribute'];
+    /** List of attribute (keywords) */
+    get: operations['Keywords_listOfAttribute'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1744,18 +1744,6 @@ export interface components {
       /** @description id of a list attribute; or give attributeUrl */
       attributeId?: number | string;
     };
-    KeywordSchema: {
-      /** Format: uri */
-      url: string;
-      id: number;
-      name: string;
-      /** Format: uri */
-      attributeUrl: string;
-      /** Format: uri */
-      parent: string | null;
-      children: components['schemas']['KeywordSchema'][];
-      synonyms: string[];
-    };
     KeywordDto: {
       /**
        * Format: uri
@@ -1767,6 +1755,18 @@ export interface components {
       /** @description URL of the parent keyword (same attribute), or null for top level */
       parent?: string | null;
       synonyms?: string[];
+    };
+    KeywordSchema: {
+      /** Format: uri */
+      url: string;
+      id: number;
+      name: string;
+      /** Format: uri */
+      attributeUrl: string;
+      /** Format: uri */
+      parent: string | null;
+      children: components['schemas']['KeywordSchema'][];
+      synonyms: string[];
     };
     DisplayGroupDto: {
       /** @description required on POST */
@@ -5409,9 +5409,11 @@ export interface operations {
       };
     };
   };
-  Keywords_treeOfAttribute: {
+  Keywords_listOfAttribute: {
     parameters: {
       query?: {
+        page?: number;
+        pageSize?: number;
         /** @description Act as this user, when the caller may (the impersonation rules) */
         userId?: number;
       };
@@ -5423,14 +5425,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The keyword tree of the attribute */
+      /** @description The URLs of its top-level keywords */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['KeywordSchema'][];
-          'application/xml': components['schemas']['KeywordSchema'][];
+          'application/json': string[];
+          'application/xml': string[];
         };
       };
       /** @description Invalid input (a parameter or the body); the message says which. */

@@ -1,4 +1,7 @@
-import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
+import type {
+  CorsOptions,
+  CorsOptionsDelegate,
+} from '@nestjs/common/interfaces/external/cors-options.interface';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 
@@ -34,14 +37,30 @@ export const EXPOSED_HEADERS = [
   'Tus-Extension',
 ];
 
-/** DAM_CORS_ORIGINS (`*` or origins): bearer tokens, not cookies, so no credentials mode. */
-export function corsOptions(origins: string[]): CorsOptions {
-  return {
+/**
+ * DAM_CORS_ORIGINS (`*` or origins): bearer tokens, not cookies, so no credentials mode. The CORS
+ * middleware answers only preflights (an `OPTIONS` with `Origin` and `Access-Control-Request-Method`);
+ * any other `OPTIONS` goes on to its route, such as tus discovery on `/rest/tus` (Tus-Version,
+ * Tus-Extension) or the `Allow` list of the others, and gets the CORS headers of a plain request.
+ */
+export function corsOptions(origins: string[]): CorsOptionsDelegate<Request> {
+  const options: CorsOptions = {
     origin: origins[0] === '*' ? '*' : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   };
+  const others: CorsOptions = { ...options, preflightContinue: true };
+  return (request, callback) => callback(null, isPreflight(request) ? options : others);
+}
+
+/** A CORS preflight (Fetch standard §3.2.2): OPTIONS naming an origin and the method it asks for. */
+function isPreflight(request: Request): boolean {
+  return (
+    request.method === 'OPTIONS' &&
+    request.headers.origin !== undefined &&
+    request.headers['access-control-request-method'] !== undefined
+  );
 }
 
 /** The helmet options of securityHeaders (below). */

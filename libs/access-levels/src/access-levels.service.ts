@@ -1,35 +1,25 @@
 import { Injectable } from '@nestjs/common';
-
 import { ActorUser, requireAdmin } from '@dam/access';
-
 import { deepestFirst, findCycle, TreeLink as LevelLink } from '@dam/core';
-import { InvalidInput, UnknownResource } from '@dam/errors';
+import { InvalidInput } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
 import { Paging, UrlService } from '@dam/http';
 import { LanguageService } from '@dam/i18n';
-
 import { planChange } from './access-level-changes';
-
 import { AccessLevelNotAssignable, isAssignable } from './access-level-rules';
-
 import { AccessLevelReader, AccessLevelView, CountScope } from './access-level.reader';
-
 import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
-
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
-
 import {
   AccessLevelCreated,
   AccessLevelDeleted,
   accessLevelEventData,
   AccessLevelUpdated,
 } from './events/access-level-events';
-
 import { AccessLevelEntity } from './entities/access-level.entity';
-
 import { AccessLevelImagesService } from './images/access-level-images.service';
-
 import { LevelAssetCounts } from './ports/level-asset-counts.port';
+import { AccessLevelNotFound } from './access-level-errors';
 
 /** One level to update and how the client named it (by id in the path, or by URL in a bulk PUT). */
 export interface LevelWrite {
@@ -62,7 +52,7 @@ export class AccessLevelsService {
 
   async get(actor: ActorUser, id: number, counts: CountScope): Promise<AccessLevelView> {
     const view = await this.reader.one(actor, id, counts);
-    if (view === undefined) throw notFound(id);
+    if (view === undefined) throw new AccessLevelNotFound(id);
     return view;
   }
 
@@ -76,7 +66,7 @@ export class AccessLevelsService {
     counts: CountScope,
   ): Promise<AccessLevelView[]> {
     const forest = await this.reader.forest(actor, { rootId: parentId, counts });
-    if (parentId !== undefined && forest[0]?.level.id !== parentId) throw notFound(parentId);
+    if (parentId !== undefined && forest[0]?.level.id !== parentId) throw new AccessLevelNotFound(parentId);
     return forest;
   }
 
@@ -138,7 +128,11 @@ export class AccessLevelsService {
     requireAdmin(actor, 'change access levels');
     const all = await this.levels.findAll();
     const doomed = new Set(ids);
-    const chosen = [...doomed].map((id) => all.find((level) => level.id === id) ?? throwNotFound(id));
+    const chosen = [...doomed].map((id) => {
+      const level = all.find((candidate) => candidate.id === id);
+      if (level === undefined) throw new AccessLevelNotFound(id);
+      return level;
+    });
     for (const level of chosen) {
       if (level.isStatic) throw new InvalidInput(`access level ${level.id} is static and cannot be deleted`);
       if (all.some((other) => other.parentId === level.id && !doomed.has(other.id))) {
@@ -230,15 +224,7 @@ export class AccessLevelsService {
   /** In a bulk PUT the level is named by a URL in the body: a bad one is the client's mistake (400). */
   private unknown(write: LevelWrite): Error {
     return write.namedBy === undefined
-      ? notFound(write.id)
+      ? new AccessLevelNotFound(write.id)
       : new InvalidInput(`"${write.namedBy}" names no access level`);
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`access level ${id} does not exist`);
-}
-
-function throwNotFound(id: number): never {
-  throw notFound(id);
 }

@@ -1,27 +1,25 @@
 import { StateConflict, UnknownResource } from '@dam/errors';
-import { attributeNotFound } from './attributes/attributes.service';
-import { duplicateKeyword } from './keywords/keywords.repository';
-import { duplicateValue } from './list-values/list-values.repository';
+import { AttributeNotFound, DuplicateKeyword, DuplicateListValue } from './attribute-errors';
 
 describe('errors of the attributes area', () => {
   it.each([
     [
       'an unknown attribute',
-      () => attributeNotFound(42),
+      () => new AttributeNotFound(42),
       UnknownResource,
       'unknown-resource',
       'attribute 42 does not exist',
     ],
     [
       'a duplicate keyword',
-      () => duplicateKeyword('Dogs'),
+      () => new DuplicateKeyword('Dogs'),
       StateConflict,
       'state-conflict',
       'a keyword named Dogs already exists at this place in the tree',
     ],
     [
       'a duplicate list value',
-      () => duplicateValue('Red'),
+      () => new DuplicateListValue('Red'),
       StateConflict,
       'state-conflict',
       'the list value Red already exists for this attribute',
@@ -35,9 +33,11 @@ describe('errors of the attributes area', () => {
   });
 
   it('quotes the client’s text as given, without trimming or case changes', () => {
-    expect(duplicateKeyword(' Big Dogs ').message).toBe(
+    expect(new DuplicateKeyword(' Big Dogs ').message).toBe(
       'a keyword named  Big Dogs  already exists at this place in the tree',
     );
-    expect(duplicateValue('RED').message).toBe('the list value RED already exists for this attribute');
+    expect(new DuplicateListValue('RED').message).toBe(
+      'the list value RED already exists for this attribute',
+    );
   });
 });

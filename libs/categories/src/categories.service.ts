@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-
 import { ActorUser, PermissionsService, requireAdmin } from '@dam/access';
-
+import { CategoriesRepository, CategoryChanges, CategoryTranslation } from './categories.repository';
+import { LocalizedCategory } from './category.mapper';
 import {
   buildForest as buildTree,
   TreeLink as CategoryLink,
@@ -9,29 +9,21 @@ import {
   TreeNode,
   wouldCreateCycle,
 } from '@dam/core';
-import { InvalidInput, UnknownResource } from '@dam/errors';
+import { InvalidInput } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
 import { Paging, UrlService } from '@dam/http';
 import { LanguageService } from '@dam/i18n';
-
-import { CategoriesRepository, CategoryChanges, CategoryTranslation } from './categories.repository';
-
-import { LocalizedCategory } from './category.mapper';
-
 import { CategorySearchQuery } from './dto/category-search.query';
-
 import { CategoryWriteDto } from './dto/category-write.dto';
-
 import { CategoryEntity } from './entities/category.entity';
-
 import { CategoryAssetCounts } from './ports/category-asset-counts.port';
-
 import {
   CategoryCreated,
   CategoryDeleted,
   categoryEventData,
   CategoryUpdated,
 } from './events/category-events';
+import { CategoryNotFound } from './category-errors';
 
 const MAX_NAME = 255;
 const MAX_DESCRIPTION = 10_000;
@@ -64,13 +56,13 @@ export class CategoriesService {
   /** One category with its descendants, in the language the request reads. */
   async get(id: number): Promise<TreeNode<LocalizedCategory>> {
     const [node] = buildTree(await this.localizedRows(), id);
-    if (node === undefined) throw notFound(id);
+    if (node === undefined) throw new CategoryNotFound(id);
     return node;
   }
 
   async search(actor: ActorUser, query: CategorySearchQuery): Promise<CategorySearchResult> {
     const forest = buildTree(await this.localizedRows(), query.parentId);
-    if (query.parentId !== undefined && forest.length === 0) throw notFound(query.parentId);
+    if (query.parentId !== undefined && forest.length === 0) throw new CategoryNotFound(query.parentId);
     if (!query.count) return { forest };
     const viewer = { actor, grants: await this.permissions.grantsFor(actor) };
     const counts = await this.assetCounts.countPerCategory(
@@ -133,14 +125,14 @@ export class CategoriesService {
       (manager) =>
         this.events.record(manager, new CategoryUpdated(categoryEventData(this.urls, id, actor.id))),
     );
-    if (!found) throw notFound(id);
+    if (!found) throw new CategoryNotFound(id);
     return this.get(id);
   }
 
   /** Only an empty category (no subcategories, no assets) can be deleted. */
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'create, change or delete categories');
-    if ((await this.categories.findById(id)) === null) throw notFound(id);
+    if ((await this.categories.findById(id)) === null) throw new CategoryNotFound(id);
     if (await this.categories.hasChildren(id)) {
       throw new InvalidInput(`category ${id} has subcategories: delete or move them first`);
     }
@@ -222,10 +214,6 @@ function validDescription(raw: string | null | undefined): string | null {
     throw new InvalidInput(`a category description must be at most ${MAX_DESCRIPTION} characters`);
   }
   return raw;
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`category ${id} does not exist`);
 }
 
 function missingParent(id: number): InvalidInput {

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AccessGrants, ActorUser, isPrivileged, PermissionsService, UsersService } from '@dam/access';
+import {
+  AccessGrants,
+  ActorUser,
+  isPrivileged,
+  isSelfOrAdmin,
+  PermissionsService,
+  UsersService,
+} from '@dam/access';
 import { AssetQueries, AssetReader, PlacedAsset } from '@dam/assets';
 import { DomainError, InvalidInput, NotPermitted, UnknownResource } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
@@ -108,7 +115,7 @@ export class CheckoutService {
     target: number,
   ): Promise<number> {
     const assetId = placed.asset.id;
-    if (target !== actor.id && !isPrivileged(actor)) {
+    if (!isSelfOrAdmin(actor, target)) {
       throw new NotPermitted('only admins may check an asset out to another user');
     }
     requireEdit(grants, placed, 'check it out');

@@ -72,6 +72,10 @@ export function tagWhenSent(response: Response, representation: object): void {
           ? (memo.tag ??= entityTag(body, version))
           : entityTag(body, version);
       this.setHeader('ETag', tag);
+      // A matching If-None-Match is answered 304 whatever the request's Cache-Control says: Express's
+      // freshness check refuses on `no-cache`, which fetch adds to every conditional request, but that
+      // directive tells caches to revalidate (RFC 9111 §5.2.1.4), and this answer is the revalidation.
+      if (etagMatches(this.req.get('if-none-match'), tag)) this.status(304);
     }
     return send.call(this, body);
   } as Response['send'];
@@ -96,6 +100,13 @@ export function ifMatchOrThrow(header: string | undefined, version: number, what
   if (!current) {
     throw new PreconditionFailed(`${what} has changed since the version in If-Match: read it again`);
   }
+}
+
+/** True when an `If-None-Match` (or `If-Range`) list names `etag` (weak comparison, `*` matches all). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
 function hash1(body: string | Buffer): string {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser, isPrivileged, PermissionsService, UsersService, Viewer } from '@dam/access';
+import { ActorUser, isSelfOrAdmin, PermissionsService, UsersService, Viewer } from '@dam/access';
 import { AssetQueries } from '@dam/assets';
 import { InvalidInput, UnknownResource } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
@@ -126,8 +126,8 @@ export class LightboxesService {
   }
 
   private async ownerOrThrow(actor: ActorUser, ownerId: number): Promise<ActorUser> {
+    if (!isSelfOrAdmin(actor, ownerId)) throw new OthersLightboxes(ownerId);
     if (ownerId === actor.id) return actor;
-    if (!isPrivileged(actor)) throw new OthersLightboxes(ownerId);
     const owner = await this.users.findActor(ownerId);
     if (owner === null) throw new UnknownResource(`user ${ownerId} does not exist`);
     return owner;

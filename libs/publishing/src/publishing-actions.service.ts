@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
 import { AssetFilter, AssetQueries } from '@dam/assets';
 import { AttributesCatalog } from '@dam/attributes';
-import { InvalidInput, UnknownResource } from '@dam/errors';
+import { InvalidInput } from '@dam/errors';
 import { parseOptionalId } from '@dam/http';
 import { LanguageService } from '@dam/i18n';
 import { SearchPlanner } from '@dam/search';
@@ -13,6 +13,7 @@ import {
   PublishingActionsRepository,
   PublishingEvent,
 } from './publishing-actions.repository';
+import { PublishingActionNotFound } from './publishing-errors';
 
 export const LOG_PAGE_SIZE = 1000;
 
@@ -69,7 +70,7 @@ export class PublishingActionsService {
 
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'manage and run publishing actions');
-    if (!(await this.repository.delete(id))) throw notFound(id);
+    if (!(await this.repository.delete(id))) throw new PublishingActionNotFound(id);
   }
 
   async log(
@@ -90,7 +91,8 @@ export class PublishingActionsService {
   private async run(id: number): Promise<void> {
     const action = await this.findOrThrow(id);
     const filter = await this.plan(action.criteria);
-    if (!(await this.repository.run(id, () => this.queries.ids(filter)))) throw notFound(id);
+    if (!(await this.repository.run(id, () => this.queries.ids(filter))))
+      throw new PublishingActionNotFound(id);
   }
 
   /** Every asset (no `visibleTo`): actions evaluate as the application user. */
@@ -101,11 +103,7 @@ export class PublishingActionsService {
 
   private async findOrThrow(id: number): Promise<PublishingActionRow> {
     const action = await this.repository.find(id);
-    if (action === null) throw notFound(id);
+    if (action === null) throw new PublishingActionNotFound(id);
     return action;
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`publishing action ${id} does not exist`);
 }

@@ -30,10 +30,3 @@ export function parseRange(
   if (from >= size) return 'unsatisfiable';
   return { start: from, end: Math.min(to ?? size - 1, size - 1) };
 }
-
-/** True when an `If-None-Match` (or `If-Range`) list names `etag` (weak comparison, `*` matches all). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
-}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { NotPermitted, UnknownResource } from '@dam/errors';
-import { etagMatches, parseRange } from './byte-range';
+import { etagMatches } from '@dam/http';
+import { parseRange } from './byte-range';
 import { contentDisposition } from './content-disposition';
 import { FsObjectStorage } from './fs.storage';
 import { assertValidKey } from './object-key';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ActorUser, isPrivileged } from '@dam/access';
+import { ActorUser, isSelfOrAdmin } from '@dam/access';
 import { AppConfig } from '@dam/core';
 import { TooLarge } from '@dam/errors';
 import { DigestCheck, sizeLimited, UrlService, UploadTooLarge } from '@dam/http';
@@ -240,5 +240,5 @@ export class TempChunkedFilesService {
 
 /** The creator, admins and the application user; nobody once the creator is deleted, but admins. */
 function mayUse(actor: ActorUser, file: TempChunkedFileEntity): boolean {
-  return isPrivileged(actor) || file.createdByUserId === actor.id;
+  return isSelfOrAdmin(actor, file.createdByUserId);
 }

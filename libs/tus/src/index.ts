@@ -1,3 +1,2 @@
 export * from './tus.module';
 export { TusService } from './tus.service';
-

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ActorUser, isPrivileged } from '@dam/access';
+import { ActorUser, isSelfOrAdmin } from '@dam/access';
 import { AssetUploadsService } from '@dam/asset-content';
 import { AppConfig } from '@dam/core';
 import { DomainError, InvalidInput } from '@dam/errors';
@@ -208,7 +208,7 @@ export class TusService implements OnApplicationShutdown {
 
   private async usableOrThrow(actor: ActorUser, id: string): Promise<TusUploadEntity> {
     const upload = isUploadId(id) ? await this.uploads.findById(id) : null;
-    if (upload === null || !(isPrivileged(actor) || upload.createdByUserId === actor.id)) {
+    if (upload === null || !isSelfOrAdmin(actor, upload.createdByUserId)) {
       throw new TusUploadNotFound(id);
     }
     return upload;

@@ -1,18 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-
 import { ActorUser, requireAdmin } from '@dam/access';
-
 import { AppConfig } from '@dam/core';
-import { UnknownResource, TooLarge } from '@dam/errors';
+import { TooLarge } from '@dam/errors';
 import { sizeLimited, uploadFilenameOrThrow } from '@dam/http';
 import { ObjectStorage, safeFilename } from '@dam/storage';
-
 import { randomUUID } from 'node:crypto';
-
 import type { Readable } from 'node:stream';
 import { AccessLevelReader } from '../access-level.reader';
-
 import { AccessLevelsRepository } from '../access-levels.repository';
+import { AccessLevelNotFound } from '../access-level-errors';
 
 /** Images above this size are refused (413), while streaming. */
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
@@ -57,7 +53,7 @@ export class AccessLevelImagesService {
   async signedUrl(actor: ActorUser, id: number): Promise<string | undefined> {
     const visible = await this.reader.visibleIds(actor);
     const level = visible.includes(id) ? await this.levels.findById(id) : null;
-    if (level === null) throw notFound(id);
+    if (level === null) throw new AccessLevelNotFound(id);
     if (level.imageKey === null) return undefined;
     return this.storage.signedGetUrl(level.imageKey, {
       expirySeconds: this.config.signedUrlTtlSeconds,
@@ -68,7 +64,7 @@ export class AccessLevelImagesService {
 
   async replace(actor: ActorUser, id: number, upload: ImageUpload): Promise<void> {
     requireAdmin(actor, 'change access levels');
-    if ((await this.levels.findById(id)) === null) throw notFound(id);
+    if ((await this.levels.findById(id)) === null) throw new AccessLevelNotFound(id);
     const filename = safeFilename(uploadFilenameOrThrow(upload.contentType, upload.contentDisposition));
     if (Number(upload.contentLength) > MAX_IMAGE_BYTES) throw tooLarge();
     const key = `access-level-images/${id}/${randomUUID()}`;
@@ -84,7 +80,7 @@ export class AccessLevelImagesService {
     const switched = await this.levels.replaceImage(id, { key, filename, contentType });
     if (switched === undefined) {
       await this.discard([key]);
-      throw notFound(id);
+      throw new AccessLevelNotFound(id);
     }
     if (switched.previousKey !== null) await this.discard([switched.previousKey]);
   }
@@ -92,7 +88,7 @@ export class AccessLevelImagesService {
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'change access levels');
     const switched = await this.levels.replaceImage(id, null);
-    if (switched === undefined) throw notFound(id);
+    if (switched === undefined) throw new AccessLevelNotFound(id);
     if (switched.previousKey !== null) await this.discard([switched.previousKey]);
   }
 
@@ -106,10 +102,6 @@ export class AccessLevelImagesService {
       });
     }
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`access level ${id} does not exist`);
 }
 
 function tooLarge(): TooLarge {

@@ -11,7 +11,10 @@ export function requireAdmin(actor: ActorUser, what: string): void {
   if (!isPrivileged(actor)) throw new NotPermitted(`only administrators may ${what}`);
 }
 
-/** The actor themself, or an admin or the application user acting for them. */
-export function isSelfOrAdmin(actor: ActorUser, userId: number): boolean {
+/**
+ * The actor themself, or an admin or the application user acting for them. `null` (a deleted user, e.g.
+ * the creator of an upload) is nobody's self: admins only.
+ */
+export function isSelfOrAdmin(actor: ActorUser, userId: number | null): boolean {
   return actor.id === userId || isPrivileged(actor);
 }

@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
-
-import { InvalidInput, UnknownResource } from '@dam/errors';
+import { InvalidInput } from '@dam/errors';
 import { Paging, UrlService } from '@dam/http';
-
 import { ActorUser } from '../actor/actor';
-
 import { AccessLevelTree } from '../permissions/access-level-tree.port';
-
 import { isPermission, PERMISSIONS } from '../permissions/permission';
-
 import { GroupPermissionRow } from '../permissions/permission-tree';
-
 import { AccessLevelPermissionsDto, GroupWriteDto } from './dto/group-write.dto';
-
 import { GroupsRepository, GroupView } from './groups.repository';
-
 import { requireAdmin } from '../actor/policy';
+import { GroupNotFound } from './group-errors';
 
 /** Rules for groups (DESIGN §5): only admins and the application user read or manage them. */
 @Injectable()
@@ -34,7 +27,7 @@ export class GroupsService {
   async get(actor: ActorUser, id: number): Promise<GroupView> {
     requireAdmin(actor, 'read or manage groups');
     const group = await this.groups.findById(id);
-    if (group === null) throw notFound(id);
+    if (group === null) throw new GroupNotFound(id);
     return group;
   }
 
@@ -55,13 +48,13 @@ export class GroupsService {
         ? undefined
         : await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
     const group = await this.groups.update(id, name, permissions);
-    if (group === null) throw notFound(id);
+    if (group === null) throw new GroupNotFound(id);
     return group;
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'read or manage groups');
-    if (!(await this.groups.delete(id))) throw notFound(id);
+    if (!(await this.groups.delete(id))) throw new GroupNotFound(id);
   }
 
   /**
@@ -101,10 +94,6 @@ export class GroupsService {
     }
     return rows;
   }
-}
-
-function notFound(id: number): UnknownResource {
-  return new UnknownResource(`group ${id} does not exist`);
 }
 
 function validName(raw: string): string {

@@ -4,14 +4,13 @@ import { CacheGenerations, GenerationCached, GenerationLru } from '@dam/database
 import { InvalidInput, StateConflict, NotPermitted, UnknownResource } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
 import { Paging, UrlService } from '@dam/http';
-import { ActorUser, isPrivileged } from '../actor/actor';
-import { toActor } from '../actor/actor';
+import { ActorUser, isPrivileged, toActor } from '../actor/actor';
+import { isSelfOrAdmin, requireAdmin } from '../actor/policy';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
 import { User } from './user';
 import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
-import { requireAdmin } from '../actor/policy';
 import { UserCreated, UserDeleted, userEventData, UserUpdated } from './user-events';
 import { validUsername } from './username';
 
@@ -69,13 +68,12 @@ export class UsersService {
   }
 
   async get(actor: ActorUser, id: number): Promise<User> {
-    if (!isPrivileged(actor) && actor.id !== id) throw new NotPermitted('you may only read your own user');
+    if (!isSelfOrAdmin(actor, id)) throw new NotPermitted('you may only read your own user');
     return this.getOrThrow(id);
   }
 
   async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<User> {
-    if (!isPrivileged(actor) && actor.id !== id)
-      throw new NotPermitted('only administrators may change other users');
+    if (!isSelfOrAdmin(actor, id)) throw new NotPermitted('only administrators may change other users');
     const user = await this.entityOrThrow(id);
     if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
     // A name stored before the character rule keeps working as long as it is not changed.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
-import { InvalidInput, UnknownResource } from '@dam/errors';
+import { InvalidInput } from '@dam/errors';
 import { LanguageService } from '@dam/i18n';
 import { requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
@@ -8,6 +8,7 @@ import { AttributeDefinitions } from './attribute-definitions';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { AttributesRepository, TranslatedText } from './attributes.repository';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
+import { AttributeNotFound } from '../attribute-errors';
 
 const WHAT = 'attributes';
 
@@ -29,7 +30,7 @@ export class AttributesService {
 
   async get(id: number): Promise<AttributeDefinition> {
     const attribute = await this.definitions.byId(id, this.languages.readLanguage());
-    if (attribute === undefined) throw attributeNotFound(id);
+    if (attribute === undefined) throw new AttributeNotFound(id);
     return attribute;
   }
 
@@ -85,7 +86,7 @@ export class AttributesService {
 
   async getEntityOrThrow(id: number): Promise<AttributeEntity> {
     const attribute = await this.attributes.findById(id);
-    if (attribute === null) throw attributeNotFound(id);
+    if (attribute === null) throw new AttributeNotFound(id);
     return attribute;
   }
 
@@ -98,10 +99,6 @@ export class AttributesService {
   private translation(language: string, text: string): TranslatedText | undefined {
     return this.languages.isDefault(language) ? undefined : { language, text };
   }
-}
-
-export function attributeNotFound(id: number): UnknownResource {
-  return new UnknownResource(`attribute ${id} does not exist`);
 }
 
 function validLabel(raw: unknown): string {

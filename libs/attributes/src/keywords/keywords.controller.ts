@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlList, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
 import { KEYWORD_XML, KeywordMapper, KeywordRepresentation } from './keyword.mapper';
@@ -18,16 +18,23 @@ export class KeywordsController {
     private readonly urls: UrlService,
   ) {}
 
-  /** The keyword tree of one keywords-type attribute. */
+  /**
+   * The URLs of the top-level keywords of one keywords-type attribute (siblings by name), like the other
+   * base collections; each answers the keyword with its subtree.
+   */
   @Get('attributes/:attributeId/keywords')
-  @XmlList('keywords', KEYWORD_XML)
-  @ApiOkResponse({ description: 'The keyword tree of the attribute', type: KeywordSchema, isArray: true })
-  async treeOfAttribute(
+  @XmlUrls()
+  @ApiPaging()
+  @ApiOkResponse({ description: 'The URLs of its top-level keywords', type: String, isArray: true })
+  async listOfAttribute(
     @Param('attributeId', new IdPipe('attribute')) attributeId: number,
-  ): Promise<KeywordRepresentation[]> {
-    return (await this.keywords.treeOfAttribute(attributeId)).map((node) =>
-      this.mapper.toRepresentation(node),
+    @Query() query: PagingQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string[]> {
+    const urls = (await this.keywords.treeOfAttribute(attributeId)).map((node) =>
+      this.mapper.url(node.item.id),
     );
+    return pagedList(query, response, this.urls.rest('attributes', attributeId, 'keywords'), urls);
   }
 
   /** The URLs of every keyword (of one attribute with `attributeId`), like the other base collections. */

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { isUniqueViolation } from '@dam/database';
-import { StateConflict } from '@dam/errors';
 import { Repository } from 'typeorm';
 import { KeywordSynonymEntity } from '../entities/keyword-synonym.entity';
 import { KeywordEntity } from '../entities/keyword.entity';
+import { DuplicateKeyword } from '../attribute-errors';
 
 /** Keyword rows with their synonyms: keyword id -> synonyms. */
 export interface KeywordRows {
@@ -72,7 +72,7 @@ export class KeywordsRepository {
         return saved;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateKeyword(keyword.name);
+      if (isUniqueViolation(error)) throw new DuplicateKeyword(keyword.name);
       throw error;
     }
   }
@@ -80,8 +80,4 @@ export class KeywordsRepository {
   async delete(id: number): Promise<void> {
     await this.keywords.delete({ id });
   }
-}
-
-export function duplicateKeyword(name: string): StateConflict {
-  return new StateConflict(`a keyword named ${name} already exists at this place in the tree`);
 }

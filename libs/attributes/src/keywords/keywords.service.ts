@@ -6,12 +6,12 @@ import { parseOptionalId, UrlService } from '@dam/http';
 import { requiredText } from '../rules';
 import { AttributeType } from '../attribute-types';
 import { AttributesRepository } from '../attributes/attributes.repository';
-import { attributeNotFound } from '../attributes/attributes.service';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { KeywordEntity } from '../entities/keyword.entity';
 import { KeywordDto } from './dto/keyword.dto';
 import { buildKeywordForest, KeywordNode } from './keyword-tree';
-import { duplicateKeyword, KeywordsRepository } from './keywords.repository';
+import { KeywordsRepository } from './keywords.repository';
+import { AttributeNotFound, DuplicateKeyword } from '../attribute-errors';
 
 const WHAT = 'keywords';
 const MAX_SYNONYMS = 100;
@@ -27,7 +27,7 @@ export class KeywordsService {
 
   async treeOfAttribute(attributeId: number): Promise<KeywordNode[]> {
     const attribute = await this.attributes.findById(attributeId);
-    if (attribute === null) throw attributeNotFound(attributeId);
+    if (attribute === null) throw new AttributeNotFound(attributeId);
     requireKeywordsType(attribute);
     return buildKeywordForest(await this.keywords.findWithSynonyms(attributeId)).roots;
   }
@@ -142,7 +142,7 @@ export class KeywordsService {
 
   private async refuseDuplicate(keyword: KeywordEntity): Promise<void> {
     const sibling = await this.keywords.siblingNamed(keyword.attributeId, keyword.parentKey, keyword.name);
-    if (sibling !== null && sibling.id !== keyword.id) throw duplicateKeyword(keyword.name);
+    if (sibling !== null && sibling.id !== keyword.id) throw new DuplicateKeyword(keyword.name);
   }
 }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { isUniqueViolation } from '@dam/database';
-import { StateConflict } from '@dam/errors';
 import { Repository } from 'typeorm';
 import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
+import { DuplicateListValue } from '../attribute-errors';
 
 @Injectable()
 export class ListValuesRepository {
@@ -38,7 +38,7 @@ export class ListValuesRepository {
     try {
       return await this.values.save(value);
     } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateValue(value.value);
+      if (isUniqueViolation(error)) throw new DuplicateListValue(value.value);
       throw error;
     }
   }
@@ -46,8 +46,4 @@ export class ListValuesRepository {
   async delete(id: number): Promise<void> {
     await this.values.delete({ id });
   }
-}
-
-export function duplicateValue(value: string): StateConflict {
-  return new StateConflict(`the list value ${value} already exists for this attribute`);
 }

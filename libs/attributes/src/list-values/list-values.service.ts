@@ -4,12 +4,12 @@ import { InvalidInput, UnknownResource } from '@dam/errors';
 import { parseOptionalId, UrlService } from '@dam/http';
 
 import { AttributeType } from '../attribute-types';
-import { attributeNotFound } from '../attributes/attributes.service';
 import { AttributesRepository } from '../attributes/attributes.repository';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { ListAttributeValueEntity } from '../entities/list-attribute-value.entity';
 import { CreateListValueDto, CreateListValueForAnyAttributeDto } from './dto/list-value.dto';
-import { duplicateValue, ListValuesRepository } from './list-values.repository';
+import { ListValuesRepository } from './list-values.repository';
+import { AttributeNotFound, DuplicateListValue } from '../attribute-errors';
 
 export const BLANK_LIST_VALUE = 'the list value cannot be blank';
 
@@ -45,7 +45,7 @@ export class ListValuesService {
   ): Promise<ListAttributeValueEntity> {
     requireAdmin(actor, 'manage list attribute values');
     const attribute = await this.attributes.findById(attributeId);
-    if (attribute === null) throw attributeNotFound(attributeId);
+    if (attribute === null) throw new AttributeNotFound(attributeId);
     return this.add(attribute, request);
   }
 
@@ -74,7 +74,7 @@ export class ListValuesService {
     const value = validValue(request.value);
     const additionalValue = validAdditionalValue(request.additionalValue);
     requireListType(attribute);
-    if (await this.values.existsInAttribute(attribute.id, value)) throw duplicateValue(value);
+    if (await this.values.existsInAttribute(attribute.id, value)) throw new DuplicateListValue(value);
     return this.values.insert(
       Object.assign(new ListAttributeValueEntity(), {
         attributeId: attribute.id,
@@ -87,7 +87,7 @@ export class ListValuesService {
 
   private async listAttributeOrThrow(attributeId: number): Promise<AttributeEntity> {
     const attribute = await this.attributes.findById(attributeId);
-    if (attribute === null) throw attributeNotFound(attributeId);
+    if (attribute === null) throw new AttributeNotFound(attributeId);
     requireListType(attribute);
     return attribute;
   }
