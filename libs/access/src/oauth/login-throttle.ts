@@ -1,21 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, RateCounters, TooManyRequests } from '@dam/platform';
+import { AppConfig, CounterWindow, RateCounters, TooManyRequests } from '@dam/platform';
 import { createHash } from 'node:crypto';
 
-/** A password grant let through: it must say how it ended. */
+/** A credential attempt let through: it must say how it ended. */
 export interface LoginAttempt {
-  /** The password was right: the attempt does not count as a failure. */
+  /** The password or secret was right: the attempt does not count as a failure. */
   succeeded(): Promise<void>;
 }
 
+/** What an attempt authenticates as: a username or a client id, exactly as stored (or as given if unknown). */
+export interface LoginSubject {
+  kind: 'user' | 'client';
+  name: string;
+}
+
 /**
- * Failed password grants, per username and per client address, shared by every instance (RateCounters):
- * after DAM_LOGIN_MAX_FAILURES failures for one username, or from one address, within a window of
- * DAM_LOGIN_WINDOW_SECONDS (which starts at the first failure), every password grant for that username or
- * from that address answers 429 with `Retry-After` until the window ends, even with the right password.
+ * Failed password grants and failed client authentications, shared by every instance (RateCounters), in
+ * windows of DAM_LOGIN_WINDOW_SECONDS from their first failure. An attempt answers 429 with `Retry-After`,
+ * even with the right password, while
+ * - its subject (username or client id) has DAM_LOGIN_MAX_FAILURES failures from its address: the pair is
+ *   locked, the subject still logs in from elsewhere;
+ * - its address has DAM_LOGIN_MAX_FAILURES_PER_ADDRESS failures, whatever the subjects;
+ * - its subject has DAM_LOGIN_MAX_FAILURES failures in all, from DAM_LOGIN_LOCK_ADDRESSES distinct
+ *   addresses or more: the subject is locked everywhere, until the window ends or `dam users:unlock`.
+ * One address alone can therefore never lock an account for others.
  *
  * Each attempt counts before the password is checked and is taken back when it succeeds or is refused, so
- * a burst of parallel guesses cannot slip past the limit while the hashes are being compared.
+ * a burst of parallel guesses cannot slip past the limit while the hashes are being compared. A locked
+ * attempt is refused on a read alone, so a flood of them costs no writes.
  */
 @Injectable()
 export class LoginThrottle {
@@ -24,25 +36,85 @@ export class LoginThrottle {
     private readonly config: AppConfig,
   ) {}
 
-  /** Counts the attempt, or refuses it (TooManyRequests) while the username or address is over the limit. */
-  async attempt(username: string, address: string | undefined): Promise<LoginAttempt> {
-    const keys = [
-      userKey(username),
-      ...(address === undefined ? [] : [`login:address:${address}`.slice(0, 100)]),
-    ];
+  /** Counts the attempt, or refuses it (TooManyRequests) while its subject or address is locked. */
+  async attempt(subject: LoginSubject, address: string | undefined): Promise<LoginAttempt> {
+    const keys = keysOf(subject, address ?? 'unknown');
     const windowMs = this.config.loginWindowSeconds * 1000;
-    const windows = await Promise.all(keys.map((key) => this.counters.hit(key, windowMs)));
-    const over = windows.filter((window) => window.hits > this.config.loginMaxFailures);
-    if (over.length > 0) {
-      await this.counters.undo(keys);
-      const seconds = Math.max(1, Math.ceil((Math.max(...over.map((w) => w.endsAt)) - Date.now()) / 1000));
-      throw new TooManyRequests(`too many failed logins; try again in ${seconds} seconds`, seconds);
+    const before = await this.counters.peek([keys.pair, keys.address, keys.subject, keys.addresses]);
+    this.refuseIfLocked({
+      pair: before.get(keys.pair),
+      address: before.get(keys.address),
+      subject: before.get(keys.subject),
+      addresses: before.get(keys.addresses)?.hits ?? 0,
+    });
+    const [pair, addressWindow, subjectWindow] = await Promise.all(
+      [keys.pair, keys.address, keys.subject].map((key) => this.counters.hit(key, windowMs)),
+    );
+    const counted = [keys.pair, keys.address, keys.subject];
+    let addresses = before.get(keys.addresses)?.hits ?? 0;
+    if (pair.hits === 1) {
+      // The first failure from this address in its window: one more address (not counting this attempt).
+      addresses = (await this.counters.hit(keys.addresses, windowMs)).hits - 1;
+      counted.push(keys.addresses);
     }
-    return { succeeded: () => this.counters.undo(keys) };
+    try {
+      // What this attempt found: the hits before its own (concurrent attempts that came first count).
+      this.refuseIfLocked({
+        pair: { ...pair, hits: pair.hits - 1 },
+        address: { ...addressWindow, hits: addressWindow.hits - 1 },
+        subject: { ...subjectWindow, hits: subjectWindow.hits - 1 },
+        addresses,
+      });
+    } catch (error) {
+      await this.counters.undo(counted);
+      throw error;
+    }
+    return { succeeded: () => this.counters.undo(counted) };
+  }
+
+  /** Lifts every lock of the subject (everywhere and per address); address-wide locks stay. */
+  async unlock(subject: LoginSubject): Promise<void> {
+    const keys = keysOf(subject, '');
+    await this.counters.clear([keys.subject, keys.addresses], [keys.pairPrefix]);
+  }
+
+  private refuseIfLocked(found: {
+    pair: CounterWindow | undefined;
+    address: CounterWindow | undefined;
+    subject: CounterWindow | undefined;
+    addresses: number;
+  }): void {
+    const { loginMaxFailures, loginMaxFailuresPerAddress, loginLockAddresses } = this.config;
+    const locks = [
+      (found.pair?.hits ?? 0) >= loginMaxFailures ? found.pair : undefined,
+      (found.address?.hits ?? 0) >= loginMaxFailuresPerAddress ? found.address : undefined,
+      (found.subject?.hits ?? 0) >= loginMaxFailures && found.addresses >= loginLockAddresses
+        ? found.subject
+        : undefined,
+    ].filter((window): window is CounterWindow => window !== undefined);
+    if (locks.length === 0) return;
+    const endsAt = Math.max(...locks.map((window) => window.endsAt));
+    const seconds = Math.max(1, Math.ceil((endsAt - Date.now()) / 1000));
+    throw new TooManyRequests(`too many failed logins; try again in ${seconds} seconds`, seconds);
   }
 }
 
-/** Usernames are compared without case (MariaDB's collation does), and not kept in clear. */
-function userKey(username: string): string {
-  return `login:user:${createHash('sha256').update(username.toLowerCase(), 'utf8').digest('hex')}`;
+/**
+ * The counters of one attempt. Names are compared exactly (the caller passes the stored spelling) and
+ * not kept in clear; keys stay within RateCounters' 100 characters.
+ */
+function keysOf(subject: LoginSubject, address: string) {
+  const name = digest(subject.name);
+  const pairPrefix = `login:${subject.kind}-at:${name}:`;
+  return {
+    subject: `login:${subject.kind}:${name}`,
+    addresses: `login:${subject.kind}-addresses:${name}`,
+    pairPrefix,
+    pair: `${pairPrefix}${digest(address)}`,
+    address: `login:address:${address}`.slice(0, 100),
+  };
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
 }
