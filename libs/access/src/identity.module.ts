@@ -10,6 +10,7 @@ import { OAuthClientsService } from './oauth/oauth-clients.service';
 import { OAuthService } from './oauth/oauth.service';
 import { PurgeExpiredTokensJob } from './oauth/purge-expired-tokens.job';
 import { TokensService } from './oauth/tokens.service';
+import { SessionsService } from './sessions/sessions.service';
 import { GroupEntity } from './users/entities/group.entity';
 import { UserEntity } from './users/entities/user.entity';
 import { PasswordHasher } from './users/password-hasher';
@@ -35,6 +36,7 @@ import { UsersService } from './users/users.service';
     PurgeExpiredTokensJob,
     LoginThrottle,
     OAuthService,
+    SessionsService,
     ApplicationUserBootstrap,
   ],
   exports: [
@@ -45,6 +47,8 @@ import { UsersService } from './users/users.service';
     TokensService,
     ApplicationUserBootstrap,
     PasswordHasher,
+    SessionsService,
+    LoginThrottle,
   ],
 })
 export class IdentityModule {}

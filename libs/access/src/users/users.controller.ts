@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
   ApiPaging,
@@ -86,6 +86,17 @@ export class UsersController {
     @Body() changes: UpdateUserDto,
   ): Promise<UserRepresentation> {
     return this.mapper.toRepresentation(await this.users.update(actor, id, changes));
+  }
+
+  /** Ends every session of the user: their tokens are revoked and the URLs they signed stop working. */
+  @Post(':id/sessions/revoke')
+  @ApiNoContentResponse({ description: "The user's sessions ended" })
+  @HttpCode(204)
+  async revokeSessions(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('user')) id: number,
+  ): Promise<void> {
+    await this.users.revokeSessions(actor, id);
   }
 
   @Delete(':id')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { CacheGenerations, InTransaction, StateConflict, isUniqueViolation } from '@dam/platform';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { GroupEntity } from './entities/group.entity';
 import { UserEntity } from './entities/user.entity';
 
@@ -95,6 +95,13 @@ export class UsersRepository {
 
   exists(id: number): Promise<boolean> {
     return this.users.existsBy({ id });
+  }
+
+  /** One more credential generation for the user (URLs signed under the previous one stop working). */
+  async raiseCredentialGeneration(id: number, manager: EntityManager): Promise<void> {
+    await manager
+      .getRepository(UserEntity)
+      .update({ id }, { credentialGeneration: () => 'credential_generation + 1' });
   }
 
   findGroups(ids: number[]): Promise<GroupEntity[]> {

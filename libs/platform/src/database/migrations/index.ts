@@ -23,6 +23,7 @@ import { AssetFacetTallies1732323600000 } from './1732323600000-asset-facet-tall
 import { SortNumbersByAttribute1732327200000 } from './1732327200000-sort-numbers-by-attribute';
 import { AssetCategorySets1732330800000 } from './1732330800000-asset-category-sets';
 import { AssetSortTexts1732334400000 } from './1732334400000-asset-sort-texts';
+import { Sessions1732338000000 } from './1732338000000-sessions';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SortNumbersByAttribute1732327200000,
   AssetCategorySets1732330800000,
   AssetSortTexts1732334400000,
+  Sessions1732338000000,
 ];
