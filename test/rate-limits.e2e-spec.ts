@@ -38,6 +38,7 @@ describe('rate limits', () => {
     const env = {
       DAM_LOGIN_MAX_FAILURES: String(MAX_FAILURES),
       DAM_LOGIN_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: String(MAX_FAILURES),
       // X-Forwarded-For names the client address, so one test process can be several clients.
       DAM_TRUST_PROXY: 'true',
     };
@@ -72,7 +73,7 @@ describe('rate limits', () => {
       user = await b.createUser();
     });
 
-    it(`after ${MAX_FAILURES} failures for one username (over both instances and several addresses), 429 even for the right password, until the window passes`, async () => {
+    it(`after ${MAX_FAILURES} failures for one username (over both instances and from 3 addresses), 429 even for the right password, until the window passes`, async () => {
       for (let failure = 1; failure <= MAX_FAILURES; failure++) {
         const response = await login(failure % 2 === 0 ? a : b, user.username, 'wrong', newAddress());
         expect(response.status).toBe(400);
@@ -82,8 +83,11 @@ describe('rate limits', () => {
         expectTooMany(await login(t, user.username, user.password, newAddress()), WINDOW_SECONDS);
         expectTooMany(await login(t, user.username, 'wrong', newAddress()), WINDOW_SECONDS);
       }
-      // Usernames are counted without regard to case.
-      expectTooMany(await login(a, user.username.toUpperCase(), user.password, newAddress()), WINDOW_SECONDS);
+      // Counted under the username as stored: on MariaDB, which finds the user whatever the case, the
+      // upper-case spelling is the same account; on SQLite it names nobody (tests/lockout.e2e-spec.ts).
+      const upper = await login(a, user.username.toUpperCase(), user.password, newAddress());
+      if (MATRIX === 'mysql') expectTooMany(upper, WINDOW_SECONDS);
+      else expect(upper.status).toBe(400);
       // Another user, and other grants, are not affected.
       const other = await b.createUser();
       await login(a, other.username, other.password, newAddress()).expect(200);
