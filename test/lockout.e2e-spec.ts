@@ -5,7 +5,7 @@ import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { startObjectStore, TestObjectStore } from './helpers/object-store';
 import { TestApp, TestUser } from './helpers/test-app';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const MAX_FAILURES = 3;
 const MAX_PER_ADDRESS = 6;
