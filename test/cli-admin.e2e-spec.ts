@@ -129,7 +129,11 @@ describe('CLI: users, tokens and clients', () => {
     await cli(['create-user', 'frank', '--password-stdin'], 'frank-password-1');
     const token = (await login('frank', 'frank-password-1').expect(200)).body.access_token as string;
     const reset = await cli(['users:reset-password', 'frank', '--password-stdin'], 'frank-password-2\n');
-    expect(reset).toMatchObject({ code: 0, stdout: 'password of frank reset; their sessions ended', stderr: '' });
+    expect(reset).toMatchObject({
+      code: 0,
+      stdout: 'password of frank reset; their sessions ended',
+      stderr: '',
+    });
     await login('frank', 'frank-password-1').expect(400);
     await revokedSoon(token);
     const fresh = (await login('frank', 'frank-password-2').expect(200)).body.access_token as string;

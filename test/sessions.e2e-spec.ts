@@ -271,7 +271,10 @@ describe('sessions end: refresh tokens have an absolute lifetime', () => {
     expect(rotations).toBeGreaterThanOrEqual(1);
     await sleep(Math.max(0, started + MAX_SECONDS * 1000 + 1500 - Date.now()));
     const refused = await grant({ grant_type: 'refresh_token', refresh_token: refreshToken }).expect(400);
-    expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token has expired' });
+    expect(refused.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token has expired',
+    });
     // A new login starts a new lifetime.
     await grant({ grant_type: 'password', username: user.username, password: user.password }).expect(200);
   });

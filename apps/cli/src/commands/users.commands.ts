@@ -88,7 +88,7 @@ export const unlockUserCommand: CliCommand = {
 export const tokensRevokeCommand: CliCommand = {
   name: 'tokens:revoke',
   synopsis: '--user <username> | --client <client_id>',
-  summary: "revoke every token of a user (and the URLs they signed) or of an OAuth client",
+  summary: 'revoke every token of a user (and the URLs they signed) or of an OAuth client',
   async run(args, environment) {
     const { values } = parseCommandLine(
       args,

@@ -82,7 +82,14 @@ export class TokensService {
     const sessionEnd =
       options.sessionExpiresAt?.getTime() ?? now + this.config.refreshTokenMaxDays * 24 * 3600 * 1000;
     const ttlSeconds = options.ttlSeconds ?? this.config.accessTokenTtlSeconds;
-    const accessToken = await this.store('access', client, userId, family, now + ttlSeconds * 1000, sessionEnd);
+    const accessToken = await this.store(
+      'access',
+      client,
+      userId,
+      family,
+      now + ttlSeconds * 1000,
+      sessionEnd,
+    );
     const response: TokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',
@@ -153,7 +160,11 @@ export class TokensService {
     }
     // Tokens from before DAM_REFRESH_TOKEN_MAX_DAYS carry no end: their rotations never pass this one's expiry.
     const sessionExpiresAt = token.sessionExpiresAt ?? token.expiresAt;
-    return this.issue(client, token.userId, { withRefreshToken: true, family: token.family, sessionExpiresAt });
+    return this.issue(client, token.userId, {
+      withRefreshToken: true,
+      family: token.family,
+      sessionExpiresAt,
+    });
   }
 
   /** RFC 7009: revokes the token (and, for a refresh token, its family) if it belongs to the client. */

@@ -98,7 +98,8 @@ export class RateCounters {
     const query = this.dataSource.createQueryBuilder().delete().from(TABLE).where('1 = 0');
     if (keys.length > 0) query.orWhere('counter_key IN (:...keys)', { keys });
     prefixes.forEach((prefix, index) => {
-      if (/[%_\\]/.test(prefix)) throw new RangeError(`a counter prefix may not hold LIKE wildcards: ${prefix}`);
+      if (/[%_\\]/.test(prefix))
+        throw new RangeError(`a counter prefix may not hold LIKE wildcards: ${prefix}`);
       query.orWhere(`counter_key LIKE :prefix${index}`, { [`prefix${index}`]: `${prefix}%` });
     });
     await query.execute();
