@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, CounterWindow, RateCounters, TooManyRequests } from '@dam/platform';
 import { createHash } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * A locked attempt is answered this late. It costs the service a timer, not CPU, and holds the client's
+ * loop: 16 concurrent loops of wrong secrets make 16 requests a second, not thousands, so they cannot
+ * crowd out downloads on the event loop (bench/results/token-flood.md).
+ */
+export const LOCKED_ANSWER_DELAY_MS = 1000;
 
 /** A credential attempt let through: it must say how it ended. */
 export interface LoginAttempt {
@@ -27,7 +35,8 @@ export interface LoginSubject {
  *
  * Each attempt counts before the password is checked and is taken back when it succeeds or is refused, so
  * a burst of parallel guesses cannot slip past the limit while the hashes are being compared. A locked
- * attempt is refused on a read alone, so a flood of them costs no writes.
+ * attempt is refused on a read alone, so a flood of them costs no writes, and answered after
+ * LOCKED_ANSWER_DELAY_MS.
  */
 @Injectable()
 export class LoginThrottle {
@@ -41,12 +50,13 @@ export class LoginThrottle {
     const keys = keysOf(subject, address ?? 'unknown');
     const windowMs = this.config.loginWindowSeconds * 1000;
     const before = await this.counters.peek([keys.pair, keys.address, keys.subject, keys.addresses]);
-    this.refuseIfLocked({
+    const locked = this.lockOf({
       pair: before.get(keys.pair),
       address: before.get(keys.address),
       subject: before.get(keys.subject),
       addresses: before.get(keys.addresses)?.hits ?? 0,
     });
+    if (locked !== undefined) return refuse(locked);
     const [pair, addressWindow, subjectWindow] = await Promise.all(
       [keys.pair, keys.address, keys.subject].map((key) => this.counters.hit(key, windowMs)),
     );
@@ -57,17 +67,16 @@ export class LoginThrottle {
       addresses = (await this.counters.hit(keys.addresses, windowMs)).hits - 1;
       counted.push(keys.addresses);
     }
-    try {
-      // What this attempt found: the hits before its own (concurrent attempts that came first count).
-      this.refuseIfLocked({
-        pair: { ...pair, hits: pair.hits - 1 },
-        address: { ...addressWindow, hits: addressWindow.hits - 1 },
-        subject: { ...subjectWindow, hits: subjectWindow.hits - 1 },
-        addresses,
-      });
-    } catch (error) {
+    // What this attempt found: the hits before its own (concurrent attempts that came first count).
+    const overtaken = this.lockOf({
+      pair: { ...pair, hits: pair.hits - 1 },
+      address: { ...addressWindow, hits: addressWindow.hits - 1 },
+      subject: { ...subjectWindow, hits: subjectWindow.hits - 1 },
+      addresses,
+    });
+    if (overtaken !== undefined) {
       await this.counters.undo(counted);
-      throw error;
+      return refuse(overtaken);
     }
     return { succeeded: () => this.counters.undo(counted) };
   }
@@ -78,12 +87,13 @@ export class LoginThrottle {
     await this.counters.clear([keys.subject, keys.addresses], [keys.pairPrefix]);
   }
 
-  private refuseIfLocked(found: {
+  /** The lock in force for what an attempt found, as the refusal to answer; undefined when none. */
+  private lockOf(found: {
     pair: CounterWindow | undefined;
     address: CounterWindow | undefined;
     subject: CounterWindow | undefined;
     addresses: number;
-  }): void {
+  }): TooManyRequests | undefined {
     const { loginMaxFailures, loginMaxFailuresPerAddress, loginLockAddresses } = this.config;
     const locks = [
       (found.pair?.hits ?? 0) >= loginMaxFailures ? found.pair : undefined,
@@ -92,11 +102,17 @@ export class LoginThrottle {
         ? found.subject
         : undefined,
     ].filter((window): window is CounterWindow => window !== undefined);
-    if (locks.length === 0) return;
+    if (locks.length === 0) return undefined;
     const endsAt = Math.max(...locks.map((window) => window.endsAt));
     const seconds = Math.max(1, Math.ceil((endsAt - Date.now()) / 1000));
-    throw new TooManyRequests(`too many failed logins; try again in ${seconds} seconds`, seconds);
+    return new TooManyRequests(`too many failed logins; try again in ${seconds} seconds`, seconds);
   }
+}
+
+/** Answers a locked attempt LOCKED_ANSWER_DELAY_MS late. */
+async function refuse(lock: TooManyRequests): Promise<never> {
+  await delay(LOCKED_ANSWER_DELAY_MS);
+  throw lock;
 }
 
 /**
