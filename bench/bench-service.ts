@@ -11,6 +11,8 @@ import { ServiceProcess } from '../test/helpers/service-process';
 export interface BenchService {
   service: ServiceProcess;
   token: string;
+  /** The application client's secret (client id `bench`). */
+  clientSecret: string;
   matrix: Matrix;
   /** The service's MySQL database (mysql matrix only), for baselines that read the same server. */
   databaseUrl: string | undefined;
@@ -20,7 +22,8 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-export async function startBenchService(): Promise<BenchService> {
+/** `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. */
+export async function startBenchService(extraEnv: Record<string, string> = {}): Promise<BenchService> {
   const database = await createTestDatabase();
   const store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
   const clientId = 'bench';
@@ -32,6 +35,7 @@ export async function startBenchService(): Promise<BenchService> {
     DAM_LOG_REQUESTS: 'false',
     DAM_JOBS_ENABLED: 'false',
     ...store?.env,
+    ...extraEnv,
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
   const service = new ServiceProcess(env, true);
@@ -46,6 +50,7 @@ export async function startBenchService(): Promise<BenchService> {
     return {
       service,
       token,
+      clientSecret,
       matrix: MATRIX,
       databaseUrl: database.databaseUrl,
       describe: describeMatrix(MATRIX),

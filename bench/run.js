@@ -7,7 +7,14 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const DEFAULT = ['overview'];
-const ALL = [...DEFAULT, 'access-level-search', 'asset-content-upload', 'asset-search', 'oidc-token'];
+const ALL = [
+  ...DEFAULT,
+  'access-level-search',
+  'asset-content-upload',
+  'asset-search',
+  'oidc-token',
+  'token-flood',
+];
 const args = process.argv.slice(2);
 const env = args.includes('--mysql') ? { ...process.env, DAM_TEST_MATRIX: 'mysql' } : process.env;
 const named = args.filter((arg) => arg !== '--mysql');

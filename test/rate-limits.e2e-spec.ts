@@ -3,7 +3,7 @@ import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { startObjectStore, TestObjectStore } from './helpers/object-store';
 import { TestApp, TestUser } from './helpers/test-app';
 
-jest.setTimeout(90_000);
+jest.setTimeout(300_000);
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,7 +26,7 @@ function expectTooMany(response: Response, maxRetryAfter: number): void {
 describe('rate limits', () => {
   const MAX_FAILURES = 3;
   // Long enough for a test's logins (each hashes twice, up to a second on a busy machine) to fit in one.
-  const WINDOW_SECONDS = 12;
+  const WINDOW_SECONDS = 40;
   let database: TestDatabase;
   let store: TestObjectStore | undefined;
   let a: TestApp;
@@ -38,6 +38,7 @@ describe('rate limits', () => {
     const env = {
       DAM_LOGIN_MAX_FAILURES: String(MAX_FAILURES),
       DAM_LOGIN_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: String(MAX_FAILURES),
       // X-Forwarded-For names the client address, so one test process can be several clients.
       DAM_TRUST_PROXY: 'true',
     };
@@ -72,27 +73,31 @@ describe('rate limits', () => {
       user = await b.createUser();
     });
 
-    it(`after ${MAX_FAILURES} failures for one username (over both instances and several addresses), 429 even for the right password, until the window passes`, async () => {
+    it(`after ${MAX_FAILURES} failures for one username (over both instances and from 3 addresses), 429 even for the right password, until the window passes`, async () => {
       for (let failure = 1; failure <= MAX_FAILURES; failure++) {
         const response = await login(failure % 2 === 0 ? a : b, user.username, 'wrong', newAddress());
         expect(response.status).toBe(400);
         expect(response.body.error).toBe('invalid_grant');
       }
+      const refusedAt = Date.now();
+      const refused = await login(a, user.username, user.password, newAddress());
+      expectTooMany(refused, WINDOW_SECONDS);
       for (const t of [a, b]) {
         expectTooMany(await login(t, user.username, user.password, newAddress()), WINDOW_SECONDS);
         expectTooMany(await login(t, user.username, 'wrong', newAddress()), WINDOW_SECONDS);
       }
-      // Usernames are counted without regard to case.
-      expectTooMany(await login(a, user.username.toUpperCase(), user.password, newAddress()), WINDOW_SECONDS);
+      // Counted under the username as stored: on MariaDB, which finds the user whatever the case, the
+      // upper-case spelling is the same account; on SQLite it names nobody (tests/lockout.e2e-spec.ts).
+      const upper = await login(a, user.username.toUpperCase(), user.password, newAddress());
+      if (MATRIX === 'mysql') expectTooMany(upper, WINDOW_SECONDS);
+      else expect(upper.status).toBe(400);
       // Another user, and other grants, are not affected.
       const other = await b.createUser();
       await login(a, other.username, other.password, newAddress()).expect(200);
       await b.clientCredentialsToken();
 
       // The window started at the first failure: once Retry-After has passed, the right password works.
-      const refused = await login(a, user.username, user.password, newAddress());
-      expectTooMany(refused, WINDOW_SECONDS);
-      await sleep(Number(refused.headers['retry-after']) * 1000 + 200);
+      await sleep(Math.max(0, refusedAt + Number(refused.headers['retry-after']) * 1000 + 1000 - Date.now()));
       const after = await login(b, user.username, user.password, newAddress()).expect(200);
       expect(after.body.access_token).toEqual(expect.any(String));
     });

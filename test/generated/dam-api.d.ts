@@ -164,6 +164,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/users/{id}/sessions/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke sessions (users) */
+    post: operations['Users_revokeSessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/authenticated-user': {
     parameters: {
       query?: never;
@@ -3314,6 +3331,65 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Users_revokeSessions: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The user's sessions ended */
       204: {
         headers: {
           [name: string]: unknown;

@@ -10,6 +10,8 @@ import { OAuthClientsService } from './oauth/oauth-clients.service';
 import { OAuthService } from './oauth/oauth.service';
 import { PurgeExpiredTokensJob } from './oauth/purge-expired-tokens.job';
 import { TokensService } from './oauth/tokens.service';
+import { SessionsService } from './sessions/sessions.service';
+import { SessionEnder } from './users/session-ender';
 import { GroupEntity } from './users/entities/group.entity';
 import { UserEntity } from './users/entities/user.entity';
 import { PasswordHasher } from './users/password-hasher';
@@ -37,6 +39,8 @@ import { OidcUsers } from './oidc/oidc-users';
     PurgeExpiredTokensJob,
     LoginThrottle,
     OAuthService,
+    SessionsService,
+    { provide: SessionEnder, useExisting: SessionsService },
     ApplicationUserBootstrap,
     OidcUsers,
     OidcAuthenticator,
@@ -50,6 +54,8 @@ import { OidcUsers } from './oidc/oidc-users';
     TokensService,
     ApplicationUserBootstrap,
     PasswordHasher,
+    SessionsService,
+    LoginThrottle,
   ],
 })
 export class IdentityModule {}

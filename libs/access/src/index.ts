@@ -8,6 +8,8 @@ export * from './auth/auth.guard';
 export * from './actor/policy';
 export * from './auth/signed-url.authenticator';
 export * from './oauth/application-user.bootstrap';
+export * from './oauth/login-throttle';
+export * from './sessions/sessions.service';
 export * from './oauth/oauth-clients.service';
 export * from './oauth/oauth-error';
 export * from './oauth/oauth.service';

@@ -93,6 +93,18 @@ export class RateCounters {
       .execute();
   }
 
+  /** Deletes the windows of `keys`, and of every key starting with one of `prefixes` (no LIKE wildcards). */
+  async clear(keys: string[], prefixes: string[] = []): Promise<void> {
+    const query = this.dataSource.createQueryBuilder().delete().from(TABLE).where('1 = 0');
+    if (keys.length > 0) query.orWhere('counter_key IN (:...keys)', { keys });
+    prefixes.forEach((prefix, index) => {
+      if (/[%_\\]/.test(prefix))
+        throw new RangeError(`a counter prefix may not hold LIKE wildcards: ${prefix}`);
+      query.orWhere(`counter_key LIKE :prefix${index}`, { [`prefix${index}`]: `${prefix}%` });
+    });
+    await query.execute();
+  }
+
   private async read(keys: string[]): Promise<Map<string, CounterWindow>> {
     const windows = new Map<string, CounterWindow>();
     if (keys.length === 0) return windows;

@@ -26,12 +26,12 @@ export class SignUrlController {
   })
   @HttpCode(303)
   @XmlRoot(SIGNED_URL_XML)
-  sign(
+  async sign(
     @Actor() actor: ActorUser,
     @Body() body: SignUrlRequest,
     @Res({ passthrough: true }) response: Response,
-  ): { url: string } {
-    const url = this.signing.sign(actor, body.url, body.expirySeconds);
+  ): Promise<{ url: string }> {
+    const url = await this.signing.sign(actor, body.url, body.expirySeconds);
     response.location(url);
     return { url };
   }

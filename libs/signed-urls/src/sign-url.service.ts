@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ActorUser, SIGNER_PARAMETER } from '@dam/access';
+import { ActorUser, SIGNER_PARAMETER, SIGNER_GENERATION_PARAMETER, UsersService } from '@dam/access';
 import { AppConfig } from '@dam/core';
 import { InvalidInput } from '@dam/errors';
 import { UrlService } from '@dam/http';
 import { NEVER_EXPIRES, UrlSigner } from '@dam/storage';
 import { MAX_EXPIRY_SECONDS } from './dto/sign-url.request';
 
-const SIGNATURE_PARAMETERS = ['timestamp', 'key', SIGNER_PARAMETER];
+const SIGNATURE_PARAMETERS = ['timestamp', 'key', SIGNER_PARAMETER, SIGNER_GENERATION_PARAMETER];
 
 /** Only URLs of this service's own REST API may be signed. */
 export class NotOwnRestUrl extends InvalidInput {
@@ -17,8 +17,8 @@ export class NotOwnRestUrl extends InvalidInput {
 
 /**
  * Signs URLs of this service's REST API for GET without a token. The signature covers the path, every
- * query parameter and the expiry, and names the signing actor, so the URL can do exactly what the actor
- * could do with it, no more, until it expires.
+ * query parameter and the expiry, and names the signing actor and their credential generation, so the URL
+ * can do exactly what the actor could do with it, no more, until it expires or the actor's sessions end.
  */
 @Injectable()
 export class SignUrlService {
@@ -26,16 +26,19 @@ export class SignUrlService {
     private readonly urls: UrlService,
     private readonly signer: UrlSigner,
     private readonly config: AppConfig,
+    private readonly users: UsersService,
   ) {}
 
   /**
    * `expirySeconds` 0 (Asset Bank: never expires) signs with timestamp 0 when DAM_SIGNED_URL_ALLOW_NEVER
    * is on (revoked only by rotating the signing secret); otherwise it means the longest lifetime.
    */
-  sign(actor: ActorUser, url: string, expirySeconds: number, now = Date.now()): string {
+  async sign(actor: ActorUser, url: string, expirySeconds: number, now = Date.now()): Promise<string> {
     const target = this.ownRestUrlOrThrow(url);
     for (const name of SIGNATURE_PARAMETERS) target.searchParams.delete(name);
     target.searchParams.set(SIGNER_PARAMETER, String(actor.id));
+    const generation = await this.users.credentialGeneration(actor.id);
+    target.searchParams.set(SIGNER_GENERATION_PARAMETER, String(generation));
     return this.signer.sign(target.toString(), this.expiryOf(expirySeconds, now));
   }
 

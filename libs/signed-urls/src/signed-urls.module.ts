@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { RootLinks } from '@dam/http';
+import { AccessModule } from '@dam/access';
 import { SignUrlController } from './sign-url.controller';
 import { SignUrlService } from './sign-url.service';
 
@@ -8,6 +9,7 @@ import { SignUrlService } from './sign-url.service';
  * (libs/access), which verifies them with the same UrlSigner.
  */
 @Module({
+  imports: [AccessModule],
   controllers: [SignUrlController],
   providers: [SignUrlService],
 })

@@ -37,7 +37,8 @@ export class OAuthController {
   async revoke(
     @Body() body: OAuthParameters | undefined,
     @Headers('authorization') authorization: string | undefined,
+    @Ip() address: string | undefined,
   ): Promise<void> {
-    await this.oauth.revoke(body ?? {}, authorization);
+    await this.oauth.revoke(body ?? {}, authorization, address);
   }
 }

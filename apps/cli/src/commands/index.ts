@@ -11,6 +11,7 @@ import {
   resetPasswordCommand,
   rotateClientSecretCommand,
   tokensRevokeCommand,
+  unlockUserCommand,
   usersListCommand,
 } from './users.commands';
 
@@ -20,6 +21,7 @@ export const COMMANDS: CliCommand[] = [
   createUserCommand,
   usersListCommand,
   resetPasswordCommand,
+  unlockUserCommand,
   createClientCommand,
   createClientAlias,
   rotateClientSecretCommand,

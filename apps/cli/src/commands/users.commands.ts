@@ -1,4 +1,11 @@
-import { ApplicationUserBootstrap, OAuthClientsService, TokensService, UsersService } from '@dam/access';
+import {
+  ApplicationUserBootstrap,
+  LoginThrottle,
+  OAuthClientsService,
+  SessionsService,
+  TokensService,
+  UsersService,
+} from '@dam/access';
 import { randomBytes } from 'node:crypto';
 import { CliCommand, CommandError, parseCommandLine, passwordFrom, UsageError } from './command';
 
@@ -32,11 +39,14 @@ export const usersListCommand: CliCommand = {
   },
 };
 
-/** A new password for a user, from standard input or a prompt (never argv); the user's tokens stay valid. */
+/**
+ * A new password for a user, from standard input or a prompt (never argv). Like every password change, it
+ * ends the user's sessions (tokens and signed URLs); `--revoke-tokens` is accepted for older scripts.
+ */
 export const resetPasswordCommand: CliCommand = {
   name: 'users:reset-password',
-  synopsis: '<username> [--password-stdin] [--revoke-tokens]',
-  summary: "set a user's password (stdin or prompt); --revoke-tokens logs them out everywhere",
+  synopsis: '<username> [--password-stdin]',
+  summary: "set a user's password (stdin or prompt); it ends their sessions everywhere",
   async run(args, environment) {
     const { positionals, values } = parseCommandLine(
       args,
@@ -50,19 +60,35 @@ export const resetPasswordCommand: CliCommand = {
     if (user === null) throw new CommandError(`there is no user named ${positionals[0]}`);
     const actor = await app.get(ApplicationUserBootstrap).ensureApplicationUser();
     await users.update(actor, user.id, { password });
-    const revoked =
-      values['revoke-tokens'] === true ? await app.get(TokensService).revokeAllOfUser(user.id) : 0;
-    environment.output({ id: user.id, username: user.username, revokedTokens: revoked }, [
-      `password of ${user.username} reset${revoked > 0 ? `; ${revoked} tokens revoked` : ''}`,
+    environment.output({ id: user.id, username: user.username }, [
+      `password of ${user.username} reset; their sessions ended`,
     ]);
   },
 };
 
-/** Revokes every live token of a user (any client) or of a client (any user). */
+/** Lifts the login locks of a user (everywhere and per address) before their window ends. */
+export const unlockUserCommand: CliCommand = {
+  name: 'users:unlock',
+  synopsis: '<username>',
+  summary: 'lift the lock failed logins put on a user (docs/security.md, "Login lockout")',
+  async run(args, environment) {
+    const { positionals } = parseCommandLine(args, {}, { min: 1, max: 1 });
+    const app = await environment.context();
+    const user = await app.get(UsersService).findByUsername(positionals[0]);
+    if (user === null) throw new CommandError(`there is no user named ${positionals[0]}`);
+    await app.get(LoginThrottle).unlock({ kind: 'user', name: user.username });
+    environment.output({ id: user.id, username: user.username }, [`${user.username} unlocked`]);
+  },
+};
+
+/**
+ * Revokes every live token of a user (any client), and invalidates the URLs they signed; or every live
+ * token of a client (any user).
+ */
 export const tokensRevokeCommand: CliCommand = {
   name: 'tokens:revoke',
   synopsis: '--user <username> | --client <client_id>',
-  summary: 'revoke every access and refresh token of a user or of an OAuth client',
+  summary: 'revoke every token of a user (and the URLs they signed) or of an OAuth client',
   async run(args, environment) {
     const { values } = parseCommandLine(
       args,
@@ -78,7 +104,7 @@ export const tokensRevokeCommand: CliCommand = {
     if (values.user !== undefined) {
       const user = await app.get(UsersService).findByUsername(values.user);
       if (user === null) throw new CommandError(`there is no user named ${values.user}`);
-      revoked = await tokens.revokeAllOfUser(user.id);
+      revoked = await app.get(SessionsService).endAll(user.id);
     } else {
       const client = await app.get(OAuthClientsService).findByClientId(values.client as string);
       if (client === null) throw new CommandError(`there is no client with id ${values.client}`);

@@ -20,11 +20,10 @@ export class OAuthClientsService {
     private readonly hasher: PasswordHasher,
   ) {}
 
-  /** The client, when the id exists and the secret matches; undefined otherwise (never says which). */
-  async authenticate(credentials: ClientCredentials): Promise<OAuthClientEntity | undefined> {
-    const client = await this.clients.findOneBy({ clientId: credentials.clientId });
+  /** `client` (found by its id) when `secret` is its secret; undefined otherwise, unknown clients too. */
+  async verify(client: OAuthClientEntity | null, secret: string): Promise<OAuthClientEntity | undefined> {
     // Verify against a dummy hash when the client is unknown so timing does not reveal which ids exist.
-    const valid = await this.hasher.verify(credentials.clientSecret, client?.secretHash ?? DUMMY_HASH);
+    const valid = await this.hasher.verify(secret, client?.secretHash ?? DUMMY_HASH);
     return client !== null && valid ? client : undefined;
   }
 

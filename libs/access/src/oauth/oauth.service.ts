@@ -31,7 +31,7 @@ export class OAuthService {
     authorization: string | undefined,
     address?: string,
   ): Promise<TokenResponse> {
-    const client = await this.authenticateClient(parameters, authorization);
+    const client = await this.authenticateClient(parameters, authorization, address);
     RequestContext.identify({ clientId: client.clientId });
     const grantType = text(parameters.grant_type);
     switch (grantType) {
@@ -57,8 +57,12 @@ export class OAuthService {
     }
   }
 
-  async revoke(parameters: OAuthParameters, authorization: string | undefined): Promise<void> {
-    const client = await this.authenticateClient(parameters, authorization);
+  async revoke(
+    parameters: OAuthParameters,
+    authorization: string | undefined,
+    address?: string,
+  ): Promise<void> {
+    const client = await this.authenticateClient(parameters, authorization, address);
     const token = text(parameters.token);
     if (token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required');
     await this.tokens.revoke(client, token);
@@ -74,8 +78,9 @@ export class OAuthService {
     if (username === undefined || password === undefined) {
       throw new OAuthError(400, 'invalid_request', 'username and password are required');
     }
-    const attempt = await this.logins.attempt(username, address);
+    // Counted under the username as stored (MariaDB finds `Bob` for `bob`), else exactly as given.
     const user = await this.users.findByUsername(username);
+    const attempt = await this.logins.attempt({ kind: 'user', name: user?.username ?? username }, address);
     const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (user === null || user.passwordHash === null || !valid) {
       throw new OAuthError(400, 'invalid_grant', 'the username or password is wrong');
@@ -85,10 +90,14 @@ export class OAuthService {
     return this.tokens.issue(client, user.id, { withRefreshToken: true });
   }
 
-  /** Client credentials from HTTP Basic (preferred by RFC 6749 2.3.1) or from the body. */
+  /**
+   * Client credentials from HTTP Basic (preferred by RFC 6749 2.3.1) or from the body; failures are
+   * throttled like failed passwords, per client id and address.
+   */
   private async authenticateClient(
     parameters: OAuthParameters,
     authorization: string | undefined,
+    address: string | undefined,
   ): Promise<OAuthClientEntity> {
     const basic = parseBasic(authorization);
     const clientId = basic?.clientId ?? text(parameters.client_id);
@@ -96,8 +105,11 @@ export class OAuthService {
     if (clientId === undefined || clientSecret === undefined) {
       throw new OAuthError(401, 'invalid_client', 'client authentication is required');
     }
-    const client = await this.clients.authenticate({ clientId, clientSecret });
+    const known = await this.clients.findByClientId(clientId);
+    const attempt = await this.logins.attempt({ kind: 'client', name: known?.clientId ?? clientId }, address);
+    const client = await this.clients.verify(known, clientSecret);
     if (client === undefined) throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+    await attempt.succeeded();
     return client;
   }
 }

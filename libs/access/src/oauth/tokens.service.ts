@@ -68,28 +68,37 @@ export class TokensService {
     });
   }
 
-  /** `ttlSeconds` overrides DAM_ACCESS_TOKEN_TTL_SECONDS for the access token (the CLI's issue-token). */
+  /**
+   * `ttlSeconds` overrides DAM_ACCESS_TOKEN_TTL_SECONDS for the access token (the CLI's issue-token).
+   * `sessionExpiresAt`: when the login ends, carried over by a rotation; a new login ends
+   * DAM_REFRESH_TOKEN_MAX_DAYS from now. No refresh token outlives it.
+   */
   async issue(
     client: OAuthClientEntity,
     userId: number,
-    options: { withRefreshToken: boolean; family?: string; ttlSeconds?: number },
+    options: { withRefreshToken: boolean; family?: string; ttlSeconds?: number; sessionExpiresAt?: Date },
   ): Promise<TokenResponse> {
     const family = options.family ?? randomUUID();
+    const now = Date.now();
+    const sessionEnd =
+      options.sessionExpiresAt?.getTime() ?? now + this.config.refreshTokenMaxDays * 24 * 3600 * 1000;
     const ttlSeconds = options.ttlSeconds ?? this.config.accessTokenTtlSeconds;
-    const accessToken = await this.store('access', client, userId, family, ttlSeconds);
+    const accessToken = await this.store(
+      'access',
+      client,
+      userId,
+      family,
+      now + ttlSeconds * 1000,
+      sessionEnd,
+    );
     const response: TokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',
       expires_in: ttlSeconds,
     };
     if (options.withRefreshToken) {
-      response.refresh_token = await this.store(
-        'refresh',
-        client,
-        userId,
-        family,
-        this.config.refreshTokenTtlSeconds,
-      );
+      const expiresAt = Math.min(now + this.config.refreshTokenTtlSeconds * 1000, sessionEnd);
+      response.refresh_token = await this.store('refresh', client, userId, family, expiresAt, sessionEnd);
     }
     return response;
   }
@@ -150,7 +159,13 @@ export class TokensService {
       await this.revokeFamily(token.family);
       throw new OAuthError(400, 'invalid_grant', 'the refresh token has already been used or revoked');
     }
-    return this.issue(client, token.userId, { withRefreshToken: true, family: token.family });
+    // Tokens from before DAM_REFRESH_TOKEN_MAX_DAYS carry no end: their rotations never pass this one's expiry.
+    const sessionExpiresAt = token.sessionExpiresAt ?? token.expiresAt;
+    return this.issue(client, token.userId, {
+      withRefreshToken: true,
+      family: token.family,
+      sessionExpiresAt,
+    });
   }
 
   /** RFC 7009: revokes the token (and, for a refresh token, its family) if it belongs to the client. */
@@ -180,9 +195,12 @@ export class TokensService {
     return result.affected ?? rows.length;
   }
 
-  /** Revokes every live token (access and refresh) of the user, through any client; returns how many. */
-  revokeAllOfUser(userId: number): Promise<number> {
-    return this.revokeWhere({ userId, revokedAt: IsNull() });
+  /**
+   * Revokes every live token (access and refresh) of the user, through any client; returns how many.
+   * Within `manager`'s transaction when given (SessionsService ends sessions in one).
+   */
+  revokeAllOfUser(userId: number, manager?: EntityManager): Promise<number> {
+    return this.revokeWhere({ userId, revokedAt: IsNull() }, manager);
   }
 
   /** Revokes every live token issued to the client (its database id); returns how many. */
@@ -195,18 +213,22 @@ export class TokensService {
   }
 
   /** Revokes the matching tokens and bumps the 'access' generation with it; returns how many. */
-  private async revokeWhere(where: {
-    id?: number;
-    family?: string;
-    userId?: number;
-    clientId?: number;
-    revokedAt: ReturnType<typeof IsNull>;
-  }) {
-    return this.tokens.manager.transaction(async (manager: EntityManager) => {
+  private async revokeWhere(
+    where: {
+      id?: number;
+      family?: string;
+      userId?: number;
+      clientId?: number;
+      revokedAt: ReturnType<typeof IsNull>;
+    },
+    within?: EntityManager,
+  ) {
+    const revoke = async (manager: EntityManager) => {
       const result = await manager.getRepository(OAuthTokenEntity).update(where, { revokedAt: new Date() });
       if ((result.affected ?? 0) > 0) await this.generations.bump(ACCESS_GENERATION, manager);
       return result.affected ?? 0;
-    });
+    };
+    return within === undefined ? this.tokens.manager.transaction(revoke) : revoke(within);
   }
 
   private async store(
@@ -214,19 +236,20 @@ export class TokensService {
     client: OAuthClientEntity,
     userId: number,
     family: string,
-    ttlSeconds: number,
+    expiresAt: number,
+    sessionExpiresAt: number,
   ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    const now = Date.now();
     await this.tokens.insert({
       tokenHash: hashToken(token),
       kind,
       family,
       clientId: client.id,
       userId,
-      expiresAt: new Date(now + ttlSeconds * 1000),
+      expiresAt: new Date(expiresAt),
+      sessionExpiresAt: new Date(sessionExpiresAt),
       revokedAt: null,
-      createdAt: new Date(now),
+      createdAt: new Date(),
     });
     return token;
   }

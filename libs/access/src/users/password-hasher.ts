@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@dam/core';
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { HashingGate } from './hashing-gate';
 
 const N = 2 ** 15;
 const R = 8;
@@ -17,12 +19,19 @@ function derive(secret: string, salt: Buffer, n: number, r: number, p: number): 
 /**
  * scrypt, a deliberately slow memory-hard hash, for passwords and client secrets. The parameters are
  * stored with each hash (`scrypt$N$r$p$salt$hash`) so they can be raised without invalidating old ones.
+ * Every hash passes one gate (DAM_HASH_CONCURRENCY at once, DAM_HASH_MAX_WAITING waiting, else 503).
  */
 @Injectable()
 export class PasswordHasher {
+  private readonly gate: HashingGate;
+
+  constructor(config: AppConfig) {
+    this.gate = new HashingGate(config.hashConcurrency, config.hashMaxWaiting);
+  }
+
   async hash(secret: string): Promise<string> {
     const salt = randomBytes(16);
-    const key = await derive(secret, salt, N, R, P);
+    const key = await this.gate.run(() => derive(secret, salt, N, R, P));
     return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
   }
 
@@ -31,7 +40,7 @@ export class PasswordHasher {
     if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
     const [n, r, p] = parts.slice(1, 4).map(Number);
     const expected = Buffer.from(parts[5], 'base64');
-    const actual = await derive(secret, Buffer.from(parts[4], 'base64'), n, r, p);
+    const actual = await this.gate.run(() => derive(secret, Buffer.from(parts[4], 'base64'), n, r, p));
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 }

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { CacheGenerations, isUniqueViolation } from '@dam/database';
 import { StateConflict } from '@dam/errors';
 import { InTransaction } from '@dam/events';
-import { In, Repository } from 'typeorm';
+import { In, Repository, EntityManager } from 'typeorm';
 import { GroupEntity } from './entities/group.entity';
 import { UserEntity } from './entities/user.entity';
 
@@ -97,6 +97,13 @@ export class UsersRepository {
 
   exists(id: number): Promise<boolean> {
     return this.users.existsBy({ id });
+  }
+
+  /** One more credential generation for the user (URLs signed under the previous one stop working). */
+  async raiseCredentialGeneration(id: number, manager: EntityManager): Promise<void> {
+    await manager
+      .getRepository(UserEntity)
+      .update({ id }, { credentialGeneration: () => 'credential_generation + 1' });
   }
 
   findGroups(ids: number[]): Promise<GroupEntity[]> {

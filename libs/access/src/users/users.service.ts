@@ -12,6 +12,7 @@ import { PasswordHasher } from './password-hasher';
 import { User } from './user';
 import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
 import { UserCreated, UserDeleted, userEventData, UserUpdated } from './user-events';
+import { SessionEnder } from './session-ender';
 import { validUsername } from './username';
 
 /** Rules for users: only admins (and the application user) manage them; anyone may read themself. */
@@ -29,6 +30,7 @@ export class UsersService {
     private readonly events: DomainEvents,
     private readonly urls: UrlService,
     private readonly config: AppConfig,
+    private readonly sessions: SessionEnder,
   ) {
     this.usernameCache = new GenerationLru(generations, [ACCESS_GENERATION], { capacity: 10_000 });
     this.application = new GenerationCached(generations, [ACCESS_GENERATION], async () => {
@@ -84,12 +86,26 @@ export class UsersService {
     if (changes.surname !== undefined) user.surname = emptyToNull(changes.surname);
     if (changes.isAdmin !== undefined && !user.isApplication) user.isAdmin = changes.isAdmin;
     if (changes.groupIds !== undefined) user.groups = await this.groupsOrThrow(changes.groupIds);
+    const passwordChanged = changes.password !== undefined;
     if (changes.password !== undefined) user.passwordHash = await this.hasher.hash(changes.password);
     user.updatedAt = new Date();
-    await this.users.save(user, (manager) =>
-      this.events.record(manager, new UserUpdated(userEventData(this.urls, id, actor.id))),
-    );
+    await this.users.save(user, async (manager) => {
+      await this.events.record(manager, new UserUpdated(userEventData(this.urls, id, actor.id)));
+      // A new password ends every session of the user, the caller's own too (docs/security.md).
+      if (passwordChanged) await this.sessions.endAll(id, manager);
+    });
     return this.getOrThrow(id);
+  }
+
+  /**
+   * Ends every session of the user: tokens revoked, URLs they signed invalid. Admins (and the
+   * application user) for anyone; a user for themself ("sign out everywhere").
+   */
+  async revokeSessions(actor: ActorUser, id: number): Promise<void> {
+    if (!isPrivileged(actor) && actor.id !== id)
+      throw new NotPermitted("only administrators may end other users' sessions");
+    await this.entityOrThrow(id);
+    await this.sessions.endAll(id);
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
@@ -131,6 +147,20 @@ export class UsersService {
   async findActor(userId: number): Promise<ActorUser | null> {
     const user = await this.users.findById(userId);
     return user === null ? null : toActor(user);
+  }
+
+  /**
+   * The signer of a signed URL as an actor: null when the user is unknown, or when `generation` is no
+   * longer their credential generation (their sessions ended since the URL was signed).
+   */
+  async findSigner(userId: number, generation: number): Promise<ActorUser | null> {
+    const user = await this.users.findById(userId);
+    return user === null || user.credentialGeneration !== generation ? null : toActor(user);
+  }
+
+  /** The user's current credential generation (what a URL they sign now is bound to). */
+  async credentialGeneration(userId: number): Promise<number> {
+    return (await this.entityOrThrow(userId)).credentialGeneration;
   }
 
   /** The application user as an actor, or null before the bootstrap created it. */

@@ -79,6 +79,8 @@ export class AppConfig {
   jobLeaseTtlSeconds: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** DAM_REFRESH_TOKEN_MAX_DAYS: a login's refresh tokens end this long after the login, however often rotated. */
+  refreshTokenMaxDays: number;
   /** Lifetime of the download URLs the service hands out (content, versions, renditions, images). */
   signedUrlTtlSeconds: number;
   /** `POST /rest/sign-url` with `expirySeconds: 0` signs a URL that never expires (else: the longest TTL). */
@@ -100,9 +102,21 @@ export class AppConfig {
   /** DAM_USERNAME_CHARACTERS: `latin` (letters of the Latin script, 0-9, email symbols) or `any`. */
   usernameCharacters: 'latin' | 'any';
   /** DAM_LOGIN_MAX_FAILURES failed password grants for one username, or from one address, within ... */
+  /**
+   * DAM_LOGIN_MAX_FAILURES failed password grants (or client authentications) for one username (client id)
+   * from one address, or for it from DAM_LOGIN_LOCK_ADDRESSES addresses or more, within ...
+   */
   loginMaxFailures: number;
-  /** ... DAM_LOGIN_WINDOW_SECONDS answer 429 to further password grants until that window has passed. */
+  /** ... DAM_LOGIN_WINDOW_SECONDS answer 429 to further attempts until that window has passed. */
   loginWindowSeconds: number;
+  /** DAM_LOGIN_LOCK_ADDRESSES: distinct addresses whose failures it takes to lock a username everywhere. */
+  loginLockAddresses: number;
+  /** DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: failures from one address (any usernames) that lock that address. */
+  loginMaxFailuresPerAddress: number;
+  /** DAM_HASH_CONCURRENCY: password and secret hashes (scrypt) computed at once. */
+  hashConcurrency: number;
+  /** DAM_HASH_MAX_WAITING: hashes waiting for their turn; one more answers 503. */
+  hashMaxWaiting: number;
   /** DAM_RATE_LIMIT_PER_MINUTE: requests per bearer token per minute (off when unset). */
   rateLimitPerMinute: number | undefined;
   databaseConnectRetries: number;
@@ -192,6 +206,8 @@ export class AppConfig {
     config.jobLeaseTtlSeconds = read.integer('DAM_JOB_LEASE_TTL_SECONDS', 60, 1, 24 * 3600);
     config.accessTokenTtlSeconds = read.integer('DAM_ACCESS_TOKEN_TTL_SECONDS', 3600, 1);
     config.refreshTokenTtlSeconds = read.integer('DAM_REFRESH_TOKEN_TTL_SECONDS', 30 * 24 * 3600, 1);
+    // Fractions of a day are allowed (tests use seconds' worth).
+    config.refreshTokenMaxDays = read.number('DAM_REFRESH_TOKEN_MAX_DAYS', 90, 0.00001, 3650);
     // At most a week: the longest an S3 presigned URL may live.
     config.signedUrlTtlSeconds = read.integer('DAM_SIGNED_URL_TTL_SECONDS', 3600, 1, 7 * 24 * 3600);
     config.signedUrlAllowNever = read.boolean('DAM_SIGNED_URL_ALLOW_NEVER', false);
@@ -218,6 +234,10 @@ export class AppConfig {
     config.usernameCharacters = read.oneOf('DAM_USERNAME_CHARACTERS', ['latin', 'any'] as const, 'latin');
     config.loginMaxFailures = read.integer('DAM_LOGIN_MAX_FAILURES', 10, 1, 1_000_000);
     config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
+    config.loginLockAddresses = read.integer('DAM_LOGIN_LOCK_ADDRESSES', 3, 1, 1000);
+    config.loginMaxFailuresPerAddress = read.integer('DAM_LOGIN_MAX_FAILURES_PER_ADDRESS', 50, 1, 1_000_000);
+    config.hashConcurrency = read.integer('DAM_HASH_CONCURRENCY', 2, 1, 64);
+    config.hashMaxWaiting = read.integer('DAM_HASH_MAX_WAITING', 32, 0, 100_000);
     config.rateLimitPerMinute =
       read.optionalString('DAM_RATE_LIMIT_PER_MINUTE') === undefined
         ? undefined

@@ -26,6 +26,10 @@ export class OAuthTokenEntity {
   @Column({ name: 'expires_at', type: 'datetime' })
   expiresAt: Date;
 
+  /** When the login ends (DAM_REFRESH_TOKEN_MAX_DAYS after it), however often it rotates; NULL before issue 36. */
+  @Column({ name: 'session_expires_at', type: 'datetime', nullable: true })
+  sessionExpiresAt: Date | null;
+
   @Column({ name: 'revoked_at', type: 'datetime', nullable: true })
   revokedAt: Date | null;
 

@@ -27,6 +27,10 @@ export class UserEntity {
   @Column({ name: 'is_application', type: 'boolean', default: false })
   isApplication: boolean;
 
+  /** Raised whenever the user's sessions end: URLs signed under an older generation stop working. */
+  @Column({ name: 'credential_generation', type: 'int', default: 0 })
+  credentialGeneration: number;
+
   @ManyToMany(() => GroupEntity)
   @JoinTable({
     name: 'user_groups',

@@ -1,0 +1,237 @@
+/**
+ * Issue 36's flood run (`npm run bench -- token-flood`, writes bench/results/token-flood.md): the latency
+ * of what must stay fast, a signed `/files/…` download (a 64 KiB asset file), `GET /health/live` and a
+ * correct client_credentials grant, each probed by one sequential loop, in three phases of BENCH_SECONDS:
+ * - quiet: the probes alone;
+ * - wrong secrets: 16 concurrent loops posting a wrong client secret for the real client id from one
+ *   address (X-Forwarded-For, DAM_TRUST_PROXY; the correct grants come from another);
+ * - wrong secrets + many-key bodies: the same, and a loop PUTting a 1 MB JSON object of 80k keys to an
+ *   asset (refused cheaply only once bounded request parsing is in).
+ * Each probe's p95 is set beside its quiet p95; the target is ≤ 2×. The flood's answers are counted by
+ * status. The service runs from the build (dist/) in a child process, as in production. Run:
+ *   npm run bench -- token-flood [--mysql]
+ *   npm run build && npx ts-node -r tsconfig-paths/register --transpile-only bench/token-flood.bench.ts
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startBenchService } from './bench-service';
+import { createAsset, putContent } from './upload-steps';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const FLOOD_LOOPS = 16;
+const ATTACKER = '203.0.113.66';
+const CLIENT_ID = 'bench';
+
+type Probe = 'signed download' | '/health/live' | 'correct grant';
+type Phase = 'quiet' | 'wrong secrets' | 'wrong secrets + many-key bodies';
+
+interface PhaseResult {
+  phase: Phase;
+  p95: Record<Probe, number>;
+  samples: Record<Probe, number>;
+  flood: Map<number, number>;
+  /** Probes that failed in the phase, by probe. */
+  failed: Map<string, number>;
+}
+
+/** Probes that failed (a wrong status, or a connection reset under a stalled event loop), by probe. */
+const failures = new Map<string, number>();
+
+/** The time to a full answer; a failure is counted and its time kept (a stall must show in the p95). */
+async function timed(probe: string, request: () => Promise<Response>, expected: number): Promise<number> {
+  const started = performance.now();
+  try {
+    const response = await request();
+    await response.arrayBuffer();
+    if (response.status !== expected) failures.set(probe, (failures.get(probe) ?? 0) + 1);
+  } catch {
+    failures.set(probe, (failures.get(probe) ?? 0) + 1);
+  }
+  return performance.now() - started;
+}
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN;
+}
+
+/** Runs `step` again and again until `until`; the latencies it returned. */
+async function loop(until: number, step: () => Promise<number | undefined>): Promise<number[]> {
+  const latencies: number[] = [];
+  while (performance.now() < until) {
+    const latency = await step();
+    if (latency !== undefined) latencies.push(latency);
+  }
+  return latencies;
+}
+
+/** A JSON object of `keys` keys, about 1 MB. */
+function manyKeyBody(keys: number): string {
+  const parts: string[] = [];
+  for (let key = 0; key < keys; key++) parts.push(`"k${key.toString(36)}":1`);
+  return `{"attributes":{${parts.join(',')}}}`;
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = os.loadavg()[0];
+  const bench = await startBenchService({ DAM_TRUST_PROXY: 'true' });
+  const base = bench.service.baseUrl;
+  const secret = bench.clientSecret;
+  try {
+    const asset = await createAsset(base, bench.token);
+    await putContent(base, bench.token, asset, 64 * 1024, 'small.bin');
+    const redirect = await fetch(`${base}${asset}/content`, {
+      headers: { authorization: `Bearer ${bench.token}` },
+      redirect: 'manual',
+    });
+    const download = redirect.headers.get('location');
+    if (redirect.status !== 303 || download === null) throw new Error(`content answered ${redirect.status}`);
+    const downloadUrl = new URL(download, base).toString();
+    const body = manyKeyBody(80_000);
+
+    const probes: Record<Probe, () => Promise<number>> = {
+      'signed download': () => timed('signed download', () => fetch(downloadUrl), 200),
+      '/health/live': () => timed('/health/live', () => fetch(`${base}/health/live`), 200),
+      'correct grant': () =>
+        timed(
+          'correct grant',
+          () =>
+            fetch(`${base}/oauth/token`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({
+                grant_type: 'client_credentials',
+                client_id: CLIENT_ID,
+                client_secret: secret,
+              }),
+            }),
+          200,
+        ),
+    };
+
+    async function phase(name: Phase): Promise<PhaseResult> {
+      const until = performance.now() + SECONDS * 1000;
+      const flood = new Map<number, number>();
+      const count = (status: number) => flood.set(status, (flood.get(status) ?? 0) + 1);
+      const attackers: Array<Promise<number[]>> = [];
+      if (name !== 'quiet') {
+        for (let index = 0; index < FLOOD_LOOPS; index++) {
+          attackers.push(
+            loop(until, async () => {
+              try {
+                const response = await fetch(`${base}/oauth/token`, {
+                  method: 'POST',
+                  headers: {
+                    'content-type': 'application/x-www-form-urlencoded',
+                    'x-forwarded-for': ATTACKER,
+                  },
+                  body: new URLSearchParams({
+                    grant_type: 'client_credentials',
+                    client_id: CLIENT_ID,
+                    client_secret: 'wrong-secret',
+                  }),
+                });
+                await response.arrayBuffer();
+                count(response.status);
+              } catch {
+                count(0);
+              }
+              return undefined;
+            }),
+          );
+        }
+      }
+      if (name === 'wrong secrets + many-key bodies') {
+        attackers.push(
+          loop(until, async () => {
+            try {
+              const response = await fetch(`${base}${asset}`, {
+                method: 'PUT',
+                headers: { authorization: `Bearer ${bench.token}`, 'content-type': 'application/json' },
+                body,
+              });
+              await response.arrayBuffer();
+              count(response.status);
+            } catch {
+              // Refused before the body was read, the connection closes under it: counted as status 0.
+              count(0);
+            }
+            return undefined;
+          }),
+        );
+      }
+      const names = Object.keys(probes) as Probe[];
+      const latencies = await Promise.all(
+        names.map((probe) =>
+          loop(until, async () => {
+            const latency = await probes[probe]();
+            // The grants hash: one every 250 ms is a user logging in, not a load of its own.
+            if (probe === 'correct grant') await new Promise((resolve) => setTimeout(resolve, 250));
+            return latency;
+          }),
+        ),
+      );
+      await Promise.all(attackers);
+      const result = { phase: name, p95: {}, samples: {}, flood, failed: new Map(failures) } as PhaseResult;
+      failures.clear();
+      names.forEach((probe, index) => {
+        result.p95[probe] = p95(latencies[index]);
+        result.samples[probe] = latencies[index].length;
+      });
+      return result;
+    }
+
+    const results: PhaseResult[] = [];
+    for (const name of ['quiet', 'wrong secrets', 'wrong secrets + many-key bodies'] as Phase[]) {
+      console.log(`phase: ${name} (${SECONDS} s)`);
+      const result = await phase(name);
+      results.push(result);
+      console.log(JSON.stringify({ ...result, flood: [...result.flood], failed: [...result.failed] }));
+    }
+    const report = render(results, bench.describe, loadAtStart);
+    console.log(report);
+    fs.writeFileSync(path.join(__dirname, 'results', 'token-flood.md'), report);
+  } finally {
+    await bench.stop();
+  }
+}
+
+function render(results: PhaseResult[], describe: string, loadAtStart: number): string {
+  const quiet = results[0];
+  const probes = Object.keys(quiet.p95) as Probe[];
+  const lines = [
+    '# Token endpoint flood (issue 36)',
+    '',
+    `Command: \`npm run bench -- token-flood\` (BENCH_SECONDS=${SECONDS}). ${describe}.`,
+    `Machine: ${os.cpus().length} cores, load average ${loadAtStart.toFixed(2)} at the start,` +
+      ` ${os.loadavg()[0].toFixed(2)} at the end (shared with other work: absolute figures are lower bounds).`,
+    '',
+    '| phase | ' +
+      probes.map((probe) => `${probe} p95 ms (× quiet)`).join(' | ') +
+      ' | flood answers | failed probes |',
+    '|---|' + probes.map(() => '---|').join('') + '---|---|',
+  ];
+  for (const result of results) {
+    const cells = probes.map((probe) => {
+      const ratio = result.p95[probe] / quiet.p95[probe];
+      return `${result.p95[probe].toFixed(1)} (${ratio.toFixed(2)}×, n=${result.samples[probe]})`;
+    });
+    const flood = [...result.flood].map(([status, count]) => `${count}× ${status}`).join(', ') || '-';
+    const failed = [...result.failed].map(([probe, count]) => `${count} ${probe}`).join(', ') || 'none';
+    lines.push(`| ${result.phase} | ${cells.join(' | ')} | ${flood} | ${failed} |`);
+  }
+  lines.push(
+    '',
+    'Target: each p95 ≤ 2× its quiet figure. Status 0: the connection was closed before an answer. The wrong secrets come from one address: after',
+    'DAM_LOGIN_MAX_FAILURES failures that pair is locked and answered 429 on a read, before any hash.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
