@@ -173,8 +173,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke sessions (users) */
-    post: operations['Users_revokeSessions'];
+    /** Revoke (users) */
+    post: operations['Sessions_revoke'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3375,7 +3375,7 @@ export interface operations {
       };
     };
   };
-  Users_revokeSessions: {
+  Sessions_revoke: {
     parameters: {
       query?: {
         /** @description Act as this user, when the caller may (the impersonation rules) */

@@ -13,6 +13,7 @@ import { PermissionsModule } from './permissions/permissions.module';
 import { UserSearchController } from './users/user-search.controller';
 import { UserMapper } from './users/user.mapper';
 import { UsersController } from './users/users.controller';
+import { SessionsController } from './sessions/sessions.controller';
 
 /**
  * The access area for the API: identity (users, OAuth, actors), permissions, groups, the users and groups
@@ -25,7 +26,7 @@ import { UsersController } from './users/users.controller';
     IdentityModule,
     PermissionsModule,
   ],
-  controllers: [UsersController, UserSearchController, GroupsController],
+  controllers: [UsersController, SessionsController, UserSearchController, GroupsController],
   providers: [UserMapper, GroupsRepository, GroupsService, GroupMapper, AuthGuard],
   exports: [IdentityModule, PermissionsModule, UserMapper, AuthGuard],
 })

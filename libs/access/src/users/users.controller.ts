@@ -1,12 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiQuery,
-  ApiTags,
-  ApiNoContentResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiPaging, IdPipe, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
 import type { Response } from 'express';
 import { ActorUser } from '../actor/actor';
@@ -84,17 +77,6 @@ export class UsersController {
     @Body() changes: UpdateUserDto,
   ): Promise<UserRepresentation> {
     return this.mapper.toRepresentation(await this.users.update(actor, id, changes));
-  }
-
-  /** Ends every session of the user: their tokens are revoked and the URLs they signed stop working. */
-  @Post(':id/sessions/revoke')
-  @ApiNoContentResponse({ description: "The user's sessions ended" })
-  @HttpCode(204)
-  async revokeSessions(
-    @Actor() actor: ActorUser,
-    @Param('id', new IdPipe('user')) id: number,
-  ): Promise<void> {
-    await this.users.revokeSessions(actor, id);
   }
 
   @Delete(':id')

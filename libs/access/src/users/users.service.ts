@@ -97,17 +97,6 @@ export class UsersService {
     return this.getOrThrow(id);
   }
 
-  /**
-   * Ends every session of the user: tokens revoked, URLs they signed invalid. Admins (and the
-   * application user) for anyone; a user for themself ("sign out everywhere").
-   */
-  async revokeSessions(actor: ActorUser, id: number): Promise<void> {
-    if (!isPrivileged(actor) && actor.id !== id)
-      throw new NotPermitted("only administrators may end other users' sessions");
-    await this.entityOrThrow(id);
-    await this.sessions.endAll(id);
-  }
-
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'manage users');
     const user = await this.entityOrThrow(id);
