@@ -25,6 +25,7 @@ import { AssetCategorySets1732330800000 } from './1732330800000-asset-category-s
 import { AssetSortTexts1732334400000 } from './1732334400000-asset-sort-texts';
 import { TrashedAssets1732338000000 } from './1732338000000-trashed-assets';
 import { AuditEntries1732341600000 } from './1732341600000-audit-entries';
+import { AssetContentDigests1732345200000 } from './1732345200000-asset-content-digests';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   AssetSortTexts1732334400000,
   TrashedAssets1732338000000,
   AuditEntries1732341600000,
+  AssetContentDigests1732345200000,
 ];
