@@ -116,7 +116,9 @@ function idRange(raw: string): IdRange {
 function contentSha256(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
-    throw new InvalidInput(`contentSha256 must be a SHA-256 as 64 hexadecimal digits, not "${truncate(raw)}"`);
+    throw new InvalidInput(
+      `contentSha256 must be a SHA-256 as 64 hexadecimal digits, not "${truncate(raw)}"`,
+    );
   }
   return raw.toLowerCase();
 }
