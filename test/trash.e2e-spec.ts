@@ -150,6 +150,7 @@ describe('trash', () => {
     expect(restored.body.url).toBe(`${t.baseUrl}${asset}`);
     const after = (await get(asset, viewer.token).expect(200)).body as Record<string, unknown>;
     expect({ ...after, version: undefined }).toEqual({ ...before, version: undefined });
+    expect(after.contentSha256).toBe(digest);
     expect((await get(`${asset}/versions`, t.adminToken).expect(200)).body).toEqual(versionsBefore);
     expect(await download(asset, viewer.token)).toBe(digest);
     expect(await searchTotal(title, viewer.token)).toBe(1);

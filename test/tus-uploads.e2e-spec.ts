@@ -206,6 +206,24 @@ describe('tus uploads', () => {
     expect(rendition.status).toBe(303);
   });
 
+  it('the answer that completes an upload names other assets with the same content (X-Duplicate-Of)', async () => {
+    const bytes = randomBytes(2000);
+    const original = await newAsset(level);
+    await contentRequests(() => a)
+      .upload(original, editor.token, bytes)
+      .expect(200);
+    const asset = await newAsset(level);
+    const created = await create(a, editor.token, bytes.length, {
+      assetId: String(idOf(asset)),
+      filename: 'again.bin',
+    })
+      .set('Content-Type', 'application/offset+octet-stream')
+      .send(bytes)
+      .expect(201);
+    expect(created.headers['x-duplicate-of']).toBe(a.rest(original.replace(/^\/rest/, '')));
+    expect((await api.get(asset, editor.token).expect(200)).body.contentSha256).toBe(sha256(bytes));
+  });
+
   it('creation needs the permission of a content PUT: 400 without assetId, 403, 404, 409 when checked out', async () => {
     const asset = await newAsset(level);
     const assetId = String(idOf(asset));

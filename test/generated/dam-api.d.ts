@@ -1911,6 +1911,8 @@ export interface components {
       submitted: boolean;
       approved: boolean;
       archived: boolean;
+      /** @description lower-case hex SHA-256 of the current content; null without content */
+      contentSha256: string | null;
       /** @description URLs of the parent assets */
       parents: string[];
       attributes: components['schemas']['AssetAttributeSchema'][];
@@ -8373,7 +8375,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Stored: an empty body; `Repr-Digest` carries the stored SHA-256 */
+      /** @description Stored: an empty body; `Repr-Digest` carries the stored SHA-256; `X-Duplicate-Of` (DAM_DUPLICATE_UPLOADS=warn) the URLs (at most 10) of other assets you can see whose current content is the same bytes */
       200: {
         headers: {
           [name: string]: unknown;
@@ -10469,6 +10471,8 @@ export interface operations {
         /** @description ids or ranges `a-b` */
         assetIds?: string[];
         assetTypeId?: number;
+        /** @description the SHA-256 of the current content, 64 hex digits in either case */
+        contentSha256?: string;
         /** @description the original file name */
         filename?: string;
         /** @description ISO 8601 */

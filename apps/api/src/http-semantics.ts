@@ -31,6 +31,7 @@ export const EXPOSED_HEADERS = [
   'Upload-Offset',
   'Upload-Length',
   'Upload-Expires',
+  'X-Duplicate-Of',
   'Tus-Resumable',
   'Tus-Version',
   'Tus-Max-Size',

@@ -86,6 +86,7 @@ const asset: AssetRepresentation = {
   submitted: true,
   approved: false,
   archived: false,
+  contentSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   parents: [`${U}/assets/3`, `${U}/assets/4`],
   attributes: [
     { id: '1', name: 'Title', value: 'Bridge' },

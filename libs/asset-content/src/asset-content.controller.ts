@@ -46,7 +46,11 @@ export class AssetContentController {
       'RFC 9530 `sha-256=:<base64>:` of the whole content: a mismatch is a 400 and changes nothing',
   })
   @ApiQuery({ name: 'extractEmbeddedData', required: false, type: Boolean })
-  @ApiOkResponse({ description: 'Stored: an empty body; `Repr-Digest` carries the stored SHA-256' })
+  @ApiOkResponse({
+    description:
+      'Stored: an empty body; `Repr-Digest` carries the stored SHA-256; `X-Duplicate-Of` (DAM_DUPLICATE_UPLOADS=warn) ' +
+      'the URLs (at most 10) of other assets you can see whose current content is the same bytes',
+  })
   @ApiErrors(409)
   @HttpCode(200)
   async put(
@@ -68,6 +72,7 @@ export class AssetContentController {
       declaredLength: declaredLength(request),
     });
     response.setHeader('Repr-Digest', sha256DigestField(stored.sha256));
+    if (stored.duplicateOf.length > 0) response.setHeader('X-Duplicate-Of', stored.duplicateOf.join(', '));
   }
 
   @Get('content')

@@ -13,6 +13,7 @@ import { AssetImagesController } from './asset-images.controller';
 import { AssetImagesService } from './asset-images.service';
 import { AssetUploadsService } from './asset-uploads.service';
 import { ContentObjects } from './content-objects';
+import { DuplicateContent } from './duplicate-content';
 import { EmbeddedDataReader } from './embedded-data.reader';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
@@ -41,6 +42,7 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     AssetDownloadsService,
     AssetImagesService,
     ContentObjects,
+    DuplicateContent,
     EmbeddedDataReader,
     RenditionsService,
     VerifyIntegrityJob,

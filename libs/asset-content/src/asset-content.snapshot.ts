@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AssetSnapshotPart, captureRows, restoreRows, SnapshotRows } from '@dam/assets';
+import { AssetContentWrites, AssetSnapshotPart, captureRows, restoreRows, SnapshotRows } from '@dam/assets';
 import { EntityManager } from 'typeorm';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
@@ -12,6 +12,8 @@ import { AssetRenditionEntity } from './entities/asset-rendition.entity';
 export class AssetContentSnapshot implements AssetSnapshotPart {
   readonly name = 'asset-content';
 
+  constructor(private readonly assets: AssetContentWrites) {}
+
   async capture(manager: EntityManager, assetId: number): Promise<SnapshotRows> {
     return [
       ...(await captureRows(manager, AssetFileEntity, { assetId })).map((row) => ({ ...row, table: 'file' })),
@@ -22,9 +24,14 @@ export class AssetContentSnapshot implements AssetSnapshotPart {
     ];
   }
 
-  async restore(manager: EntityManager, _assetId: number, rows: SnapshotRows): Promise<void> {
-    await restoreRows(manager, AssetFileEntity, rowsOf(rows, 'file'));
+  async restore(manager: EntityManager, assetId: number, rows: SnapshotRows): Promise<void> {
+    const files = rowsOf(rows, 'file');
+    await restoreRows(manager, AssetFileEntity, files);
     await restoreRows(manager, AssetRenditionEntity, rowsOf(rows, 'rendition'));
+    // A snapshot taken before assets.content_sha256 existed restores the asset row without it.
+    const current = files.find((row) => row.isCurrent === true);
+    if (typeof current?.sha256 === 'string')
+      await this.assets.setContentDigest(manager, assetId, current.sha256);
   }
 
   objectKeys(rows: SnapshotRows): string[] {

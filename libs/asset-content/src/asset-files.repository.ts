@@ -279,6 +279,7 @@ export class AssetFilesRepository {
     obsoleteKeys.push(...(await renditions.findBy({ assetId })).map((rendition) => rendition.storageKey));
     await renditions.delete({ assetId });
     await this.assets.applyEmbeddedValues(manager, assetId, facts.values);
+    await this.assets.setContentDigest(manager, assetId, file.sha256);
     await this.deletions.enqueue(manager, obsoleteKeys);
     return { fileId: saved.id, obsoleteKeys };
   }

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { AccessGrants, ActorUser } from '@dam/access';
+import { AccessGrants, ActorUser, Viewer } from '@dam/access';
 import {
   AfterApproval,
   AssetApprovalSteps,
@@ -33,6 +33,7 @@ import { EntityManager } from 'typeorm';
 import { AssetContentReplaced, AssetVersionRestored } from './events/content-events';
 import { AssetFilesRepository, FileValue, NewFile, SwitchFacts, Switched } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
+import { DuplicateContent } from './duplicate-content';
 import { assetTypeOf, contentTypeOf, SNIFF_BYTES } from './content-types';
 import { EmbeddedDataReader } from './embedded-data.reader';
 import { AssetFileEntity } from './entities/asset-file.entity';
@@ -68,13 +69,21 @@ export interface ContentFrom {
   extractEmbeddedData: boolean;
 }
 
-/** What was stored: the answer's `Repr-Digest`. */
+/** What was stored: the answer's `Repr-Digest`, and its `X-Duplicate-Of` when not empty. */
 export interface StoredContent {
   sha256: string;
   size: number;
+  /** URLs of other assets the uploader can see whose current content is these bytes (DAM_DUPLICATE_UPLOADS). */
+  duplicateOf: string[];
 }
 
 type ContentMode = 'direct' | 'approval';
+
+/** How the content may be written, and who asks (whose eyes the duplicate check looks through). */
+interface Writable {
+  mode: ContentMode;
+  viewer: Viewer;
+}
 
 /**
  * Content uploads (DESIGN §7): the bytes are written under a fresh key first, then one transaction makes
@@ -100,6 +109,7 @@ export class AssetUploadsService implements OnModuleInit {
     private readonly events: DomainEvents,
     private readonly urls: UrlService,
     private readonly config: AppConfig,
+    private readonly duplicates: DuplicateContent,
   ) {}
 
   onModuleInit(): void {
@@ -111,12 +121,19 @@ export class AssetUploadsService implements OnModuleInit {
     const asNewVersion = parseBoolean(upload.asNewVersion, 'the Upload-As-New-Version header') ?? false;
     const extract = parseBoolean(upload.extractEmbeddedData, 'extractEmbeddedData') ?? false;
     const digests = new DigestCheck(parseDigestField(upload.reprDigest, 'Repr-Digest', ['sha-256']) ?? []);
-    const mode = await this.contentModeOrThrow(actor, id);
+    const writable = await this.contentModeOrThrow(actor, id);
     const max = this.config.maxUploadBytes;
     if (upload.copyTempFile === undefined && (upload.declaredLength ?? 0) > max)
       throw new UploadTooLarge(max);
     const source = await this.sourceOf(actor, upload);
-    return this.replaceContent(actor, id, mode, { filename, asNewVersion, extract, digests, source });
+    return this.replaceContent(actor, id, writable.mode, {
+      filename,
+      asNewVersion,
+      extract,
+      digests,
+      source,
+      duplicatesSeenBy: writable.viewer,
+    });
   }
 
   /**
@@ -130,13 +147,14 @@ export class AssetUploadsService implements OnModuleInit {
 
   /** Makes content that arrived another way (a finished tus upload) the asset's content, as a PUT does. */
   async replaceFrom(actor: ActorUser, id: number, content: ContentFrom): Promise<StoredContent> {
-    const mode = await this.contentModeOrThrow(actor, id);
+    const { mode, viewer } = await this.contentModeOrThrow(actor, id);
     return this.replaceContent(actor, id, mode, {
       filename: safeFilename(content.filename),
       asNewVersion: content.asNewVersion,
       extract: content.extractEmbeddedData,
       digests: new DigestCheck([]),
       source: content.source,
+      duplicatesSeenBy: viewer,
     });
   }
 
@@ -146,7 +164,7 @@ export class AssetUploadsService implements OnModuleInit {
    * edit-with-approval, renditions, events). 404 for a version the asset does not have.
    */
   async restoreVersion(actor: ActorUser, id: number, version: number): Promise<void> {
-    const mode = await this.contentModeOrThrow(actor, id);
+    const { mode } = await this.contentModeOrThrow(actor, id);
     const file = await this.files.version(id, version);
     if (file === null) throw new UnknownResource(`asset ${id} has no version ${version}`);
     await this.replaceContent(actor, id, mode, {
@@ -159,16 +177,17 @@ export class AssetUploadsService implements OnModuleInit {
     });
   }
 
-  private async contentModeOrThrow(actor: ActorUser, id: number): Promise<ContentMode> {
+  private async contentModeOrThrow(actor: ActorUser, id: number): Promise<Writable> {
     const { placed, grants } = await this.reader.visibleOrThrow(actor, id);
     const mode = contentModeOrThrow(actor, grants, placed);
     await this.locks.assertEditableBy(actor, id);
-    return mode;
+    return { mode, viewer: { actor, grants } };
   }
 
   /**
    * Writes the bytes under a fresh key, checks them against the announced digests (a mismatch changes
-   * nothing: 400), then switches the asset to them.
+   * nothing: 400) and, for an upload (`duplicatesSeenBy`), looks for other assets with the same current
+   * content (DAM_DUPLICATE_UPLOADS: `refuse` changes nothing, 409), then switches the asset to them.
    */
   private async replaceContent(
     actor: ActorUser,
@@ -182,6 +201,8 @@ export class AssetUploadsService implements OnModuleInit {
       source: ContentSource;
       /** Set by restoreVersion: the version whose file this is. */
       restoredVersion?: number;
+      /** An upload: the duplicate check looks through these eyes (a version restore does not look). */
+      duplicatesSeenBy?: Viewer;
     },
   ): Promise<StoredContent> {
     const { filename, asNewVersion, extract, source } = content;
@@ -189,8 +210,11 @@ export class AssetUploadsService implements OnModuleInit {
     const stored = await this.store(key, source);
     let switched: Switched;
     let contentType: string;
+    let duplicateOf: string[] = [];
     try {
       content.digests.verify('the content', stored.sha256);
+      if (content.duplicatesSeenBy !== undefined)
+        duplicateOf = await this.duplicates.otherAssetsWith(content.duplicatesSeenBy, id, stored.sha256);
       const head = await this.objects.prefix(key, stored.size, SNIFF_BYTES);
       const file: NewFile = {
         storageKey: key,
@@ -227,7 +251,7 @@ export class AssetUploadsService implements OnModuleInit {
     // Committed: the replaced objects were queued with the switch and go after the response.
     this.deletions.deleteSoon(switched.obsoleteKeys);
     if (mode === 'direct') this.renditions.generateLater(id, switched.fileId, contentType);
-    return { sha256: stored.sha256, size: stored.size };
+    return { sha256: stored.sha256, size: stored.size, duplicateOf };
   }
 
   /** The chunks of the temp file named by `X-Copy-Temp-Chunked-File` (which remains), else the body. */

@@ -46,6 +46,13 @@ export class AssetContentWrites {
     return assets.existsBy({ id: assetId });
   }
 
+  /** The digest of the new current file: what `contentSha256` shows and searches (the row is locked). */
+  async setContentDigest(manager: EntityManager, assetId: number, sha256: string): Promise<void> {
+    await manager
+      .getRepository(AssetEntity)
+      .update({ id: assetId }, { contentSha256: sha256, version: () => 'version + 1' });
+  }
+
   /** Writes default-language values and keeps the search index in step; the version goes up. */
   async applyEmbeddedValues(
     manager: EntityManager,

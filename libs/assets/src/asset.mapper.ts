@@ -20,6 +20,8 @@ export interface AssetRepresentation {
   submitted: boolean;
   approved: boolean;
   archived: boolean;
+  /** Lower-case hex SHA-256 of the current content; null without content (DESIGN §12, "Duplicates"). */
+  contentSha256: string | null;
   parents: string[];
   attributes: AssetAttributeRepresentation[];
   contentUrl: string;
@@ -70,6 +72,7 @@ export class AssetMapper {
       submitted: asset.submitted,
       approved: isApproved(asset, state.hasPendingEdit),
       archived: asset.archived,
+      contentSha256: asset.contentSha256,
       parents: state.parentIds.map((id) => this.url(id)),
       attributes: attributes.map((attribute) => ({
         id: String(attribute.id),

@@ -40,6 +40,13 @@ export class AssetSchema {
   approved: boolean;
   @ApiProperty()
   archived: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: '^[0-9a-f]{64}$',
+    description: 'lower-case hex SHA-256 of the current content; null without content',
+  })
+  contentSha256: string | null;
   @ApiProperty({ type: [String], description: 'URLs of the parent assets' })
   parents: string[];
   @ApiProperty({ type: [AssetAttributeSchema] })

@@ -26,6 +26,7 @@ import { AssetSortTexts1732334400000 } from './1732334400000-asset-sort-texts';
 import { TrashedAssets1732338000000 } from './1732338000000-trashed-assets';
 import { AuditEntries1732341600000 } from './1732341600000-audit-entries';
 import { Sessions1732345200000 } from './1732345200000-sessions';
+import { AssetContentDigests1732348800000 } from './1732348800000-asset-content-digests';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   TrashedAssets1732338000000,
   AuditEntries1732341600000,
   Sessions1732345200000,
+  AssetContentDigests1732348800000,
 ];

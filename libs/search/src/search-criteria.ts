@@ -17,6 +17,8 @@ export interface SearchCriteria {
   attributeConjunction: 'AND' | 'OR';
   assetIds: IdRange[];
   assetTypeId?: number;
+  /** Lower-case hex. */
+  contentSha256?: string;
   filename?: string;
   dateAdded: TimeBound[];
   dateModified: TimeBound[];
@@ -63,6 +65,7 @@ export function parseSearchCriteria(params: QueryParams): SearchCriteria {
     attributeConjunction: conjunction,
     assetIds: params.list('assetIds').map(idRange),
     assetTypeId: positiveId(params.single('assetTypeId'), 'assetTypeId'),
+    contentSha256: contentSha256(params.single('contentSha256')),
     filename: params.single('filename'),
     dateAdded: bounds(params, 'dateAddedLower', 'dateAddedUpper'),
     dateModified: bounds(params, 'dateModLower', 'dateModUpper'),
@@ -108,6 +111,17 @@ function idRange(raw: string): IdRange {
   }
   if (from > to) throw new InvalidInput(`assetIds range ${from}-${to} runs backwards: write ${to}-${from}`);
   return { from, to };
+}
+
+/** 64 hexadecimal digits in either case, as lower case (the stored form). */
+function contentSha256(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
+    throw new InvalidInput(
+      `contentSha256 must be a SHA-256 as 64 hexadecimal digits, not "${truncate(raw)}"`,
+    );
+  }
+  return raw.toLowerCase();
 }
 
 function ids(params: QueryParams, name: string): number[] {

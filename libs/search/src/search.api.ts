@@ -70,6 +70,12 @@ export function ApiAssetSearchQuery(): MethodDecorator {
       explode: true,
     }),
     ApiQuery({ name: 'assetTypeId', required: false, type: Number }),
+    ApiQuery({
+      name: 'contentSha256',
+      required: false,
+      schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
+      description: 'the SHA-256 of the current content, 64 hex digits in either case',
+    }),
     text('filename', 'the original file name'),
     text('dateAddedLower', 'ISO 8601'),
     text('dateAddedUpper', 'ISO 8601'),

@@ -299,6 +299,7 @@ export class TusService implements OnApplicationShutdown {
         headers: {
           'Repr-Digest': sha256DigestField(stored.sha256),
           'Content-Location': this.urls.rest('assets', row.assetId),
+          ...(stored.duplicateOf.length > 0 ? { 'X-Duplicate-Of': stored.duplicateOf.join(', ') } : {}),
         },
       };
     } catch (error) {

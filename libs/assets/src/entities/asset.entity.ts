@@ -24,6 +24,10 @@ export class AssetEntity {
   @Column({ type: 'varchar', length: 16, default: 'File' })
   type: string;
 
+  /** SHA-256 (lower-case hex) of the current file, NULL without content (kept by the content area). */
+  @Column({ name: 'content_sha256', type: 'varchar', length: 64, nullable: true })
+  contentSha256: string | null;
+
   @Column({ name: 'asset_type_id', type: 'integer', nullable: true })
   assetTypeId: number | null;
 

@@ -8,6 +8,8 @@ export interface AssetRecord {
   archived: boolean;
   /** File, Image, Video or Audio, from the content. */
   type: string;
+  /** SHA-256 (lower-case hex) of the current content; null without content. */
+  contentSha256: string | null;
   assetTypeId: number | null;
   addedByUserId: number | null;
   createdAt: Date;

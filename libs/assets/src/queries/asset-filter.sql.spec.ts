@@ -78,6 +78,7 @@ function everyAsset(): Fixture[] {
                   uploadPending,
                   contentPending,
                   archived: false,
+                  contentSha256: null,
                   type: 'File',
                   assetTypeId: null,
                   addedByUserId,

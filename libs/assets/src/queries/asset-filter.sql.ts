@@ -73,6 +73,8 @@ export function filterConditions(
     );
     where.push(`(${ranges.join(' OR ')})`);
   }
+  if (filter.contentSha256 !== undefined)
+    where.push(`a.content_sha256 = ${params.add(filter.contentSha256)}`);
   if (filter.assetType !== undefined) {
     const { id, name } = filter.assetType;
     where.push(
@@ -174,6 +176,7 @@ function narrows(filter: InternalFilter): boolean {
     filter.keywords !== undefined ||
     (filter.attributes?.conditions.length ?? 0) > 0 ||
     (filter.ids?.length ?? 0) > 0 ||
+    filter.contentSha256 !== undefined ||
     filter.filename !== undefined ||
     filter.categoryIds !== undefined ||
     filter.accessLevelIds !== undefined ||

@@ -99,6 +99,7 @@ export function toRecord(asset: AssetEntity): AssetRecord {
     contentPending: asset.contentPending,
     archived: asset.archived,
     type: asset.type,
+    contentSha256: asset.contentSha256,
     assetTypeId: asset.assetTypeId,
     addedByUserId: asset.addedByUserId,
     createdAt: asset.createdAt,

@@ -23,6 +23,7 @@ function asset(submitted: boolean, uploadPending: boolean, addedByUserId: number
     uploadPending,
     contentPending: false,
     archived: false,
+    contentSha256: null,
     type: 'File',
     assetTypeId: null,
     addedByUserId,

@@ -55,6 +55,7 @@ describe('AppConfig.fromEnv', () => {
       expect(config.bodyLimits).toEqual({ depth: 32, objectKeys: 1000, keys: 50_000, arrayItems: 10_000 });
       expect(config.tokenBodyLimits).toEqual({ depth: 32, objectKeys: 32, keys: 32, arrayItems: 32 });
       expect(config.maxUploadBytes).toBe(50 * 1024 ** 3);
+      expect(config.duplicateUploads).toBe('warn');
     });
 
     it('treats blank values as unset', () => {
@@ -158,6 +159,7 @@ describe('AppConfig.fromEnv', () => {
       ['DAM_BODY_MAX_ARRAY_ITEMS', { DAM_BODY_MAX_ARRAY_ITEMS: '2.5' }],
       ['DAM_TOKEN_BODY_MAX_KEYS', { DAM_TOKEN_BODY_MAX_KEYS: '2' }],
       ['DAM_MAX_UPLOAD_BYTES', { DAM_MAX_UPLOAD_BYTES: '0' }],
+      ['DAM_DUPLICATE_UPLOADS', { DAM_DUPLICATE_UPLOADS: 'skip' }],
     ])('%s (%j)', (variable, env) => {
       const error = configError(env);
       expect(error.variable).toBe(variable);

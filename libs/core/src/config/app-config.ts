@@ -143,6 +143,12 @@ export class AppConfig {
   orphanGraceHours: number;
   /** DAM_TRASH_RETENTION_DAYS: a deleted asset stays restorable this long; 0 deletes at once. */
   trashRetentionDays: number;
+  /**
+   * DAM_DUPLICATE_UPLOADS: a content upload whose bytes are the current content of other assets the
+   * uploader can see is answered with `X-Duplicate-Of` (`warn`), refused with 409 (`refuse`), or not
+   * looked for (`allow`).
+   */
+  duplicateUploads: 'warn' | 'refuse' | 'allow';
   /** DAM_AUDIT_RETENTION_DAYS: audit entries older than this are purged by `purge-audit`. */
   auditRetentionDays: number;
   /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
@@ -254,6 +260,11 @@ export class AppConfig {
     config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
     config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
     config.trashRetentionDays = read.number('DAM_TRASH_RETENTION_DAYS', 30, 0, 36_500);
+    config.duplicateUploads = read.oneOf(
+      'DAM_DUPLICATE_UPLOADS',
+      ['warn', 'refuse', 'allow'] as const,
+      'warn',
+    );
     config.auditRetentionDays = read.number('DAM_AUDIT_RETENTION_DAYS', 365, 1, 36_500);
     config.verifyIntegrityMaxBytesPerRun = read.integer(
       'DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN',
