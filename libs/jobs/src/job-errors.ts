@@ -20,3 +20,8 @@ export class UnknownJobRun extends UnknownResource {
     super(`job ${name} has no run ${runId}`);
   }
 }
+
+/** An error's message, for logs and a failed run's record. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

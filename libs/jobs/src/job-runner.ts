@@ -6,23 +6,21 @@ import {
   Optional,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CronJob, CronTime } from 'cron';
 import { AppConfig } from '@dam/core';
 import { isUniqueViolation, withQueryDeadline } from '@dam/database';
-import { JobAlreadyRunning, UnknownJob } from './job-errors';
+import { describeError, JobAlreadyRunning, UnknownJob } from './job-errors';
 import { JobRunObserver } from './job-observer';
 import { JobRun, JobRunsStore } from './job-runs.store';
-import { cronKey, describeSchedule, JobSchedule, resolveSchedule, slotOf } from './job-schedule';
+import { logRunEnd, openRunContext } from './job-run-context';
+import { armSchedule } from './job-timers';
+import { cronKey, describeSchedule, JobSchedule, nextMoment, resolveSchedule, slotOf } from './job-schedule';
 import { LeaseService } from './lease.service';
-import { JobContext, JobRegistry, JobSummary, MaintenanceJob } from './maintenance-job';
+import { JobRegistry, MaintenanceJob } from './maintenance-job';
 
 /** The error recorded on a run whose instance died (or lost its lease) before it ended. */
 export const DEAD_RUN_ERROR = 'the instance running it stopped';
 /** The longest the runner waits at shutdown for its runs to reach a checkpoint and end. */
 const SHUTDOWN_GRACE_MS = 5_000;
-/** `checkpoint()` renews the lease (and saves the summary so far) at most this often. */
-const CHECKPOINT_EVERY_MS = 1_000;
-const MAX_DETAILS = 100;
 
 /** A job as `GET /rest/admin/jobs` and `jobs:list` show it. */
 export interface JobStatus {
@@ -107,7 +105,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     try {
       await this.reapDead();
     } catch (error) {
-      this.logger.warn(`could not check for runs left open by stopped instances: ${describe(error)}`);
+      this.logger.warn(`could not check for runs left open by stopped instances: ${describeError(error)}`);
     }
     for (const job of this.registry.all()) this.scheduleJob(job);
     await this.introduceJobs();
@@ -120,7 +118,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     try {
       this.observer.jobsKnown(names, await this.store.lastSucceeded(names));
     } catch (error) {
-      this.logger.warn(`could not read the newest successful runs: ${describe(error)}`);
+      this.logger.warn(`could not read the newest successful runs: ${describeError(error)}`);
       this.observer.jobsKnown(names, new Map());
     }
   }
@@ -226,36 +224,13 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       this.logger.log(`job ${job.name} is off (${schedule.source})`);
       return;
     }
-    if (schedule.kind === 'cron') {
-      const cron = CronJob.from({
-        cronTime: schedule.expression,
-        onTick: () => void this.runScheduled(job.name),
-        start: false,
-      });
-      if (schedules.doesExist('cron', key)) schedules.deleteCronJob(key);
-      schedules.addCronJob(key, cron);
-      cron.start();
-      this.timers.set(key, () => void cron.stop());
-      return;
-    }
-    // A fixed period: fire at each multiple of it (since the epoch), the same moments on every instance.
-    const period = schedule.seconds * 1000;
-    const arm = (): void => {
-      if (this.shuttingDown) return;
-      const now = Date.now();
-      const next = Math.floor(now / period + 1) * period;
-      const timer = setTimeout(() => {
-        if (schedules.doesExist('timeout', key)) schedules.deleteTimeout(key);
-        void this.runScheduled(job.name, next);
-        arm();
-      }, next - now);
-      if (schedules.doesExist('timeout', key)) schedules.deleteTimeout(key);
-      schedules.addTimeout(key, timer);
-    };
-    arm();
-    this.timers.set(key, () => {
-      if (schedules.doesExist('timeout', key)) schedules.deleteTimeout(key);
-    });
+    this.timers.set(
+      key,
+      armSchedule(schedules, key, schedule, {
+        fire: (moment) => void this.runScheduled(job.name, moment),
+        stopping: () => this.shuttingDown,
+      }),
+    );
   }
 
   /**
@@ -278,7 +253,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
         this.logger.debug(`job ${job.name} skipped ${slot}: a run is still going`);
         return undefined;
       }
-      this.logger.error(`job ${job.name} could not start: ${describe(error)}`);
+      this.logger.error(`job ${job.name} could not start: ${describeError(error)}`);
       return undefined;
     }
   }
@@ -340,45 +315,25 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async execute(job: MaintenanceJob, id: number, dryRun: boolean): Promise<JobRun> {
     const started = Date.now();
-    const summary: JobSummary = { examined: 0, changed: 0, reported: 0, details: [] };
-    let lost = false;
-    let renewedAt = started;
-    const renew = async (): Promise<void> => {
-      renewedAt = Date.now();
-      if (!(await this.leases.tryAcquire(job.name, this.ttlMs))) lost = true;
-    };
-    const heartbeat = setInterval(
-      () =>
-        void renew().catch((error) =>
-          this.logger.warn(`job ${job.name}: lease renewal failed: ${describe(error)}`),
-        ),
-      Math.max(500, Math.floor(this.ttlMs / 3)),
-    );
-    heartbeat.unref();
-    const context: JobContext = {
+    const { summary, context, stop } = openRunContext({
+      job: job.name,
+      id,
       dryRun,
-      summary,
-      note: (detail) => {
-        if (summary.details.length < MAX_DETAILS) summary.details.push(detail);
-      },
-      checkpoint: async () => {
-        if (this.shuttingDown) throw new Error('the instance is shutting down');
-        if (Date.now() - renewedAt >= CHECKPOINT_EVERY_MS) {
-          await renew();
-          await this.store.saveSummary(id, summary);
-        }
-        if (lost) throw new Error('the run lost its lease to another instance');
-      },
-    };
+      ttlMs: this.ttlMs,
+      leases: this.leases,
+      store: this.store,
+      logger: this.logger,
+      stopping: () => this.shuttingDown,
+    });
     let error: string | null = null;
     try {
       await this.store.markRunning(id, new Date());
       // Its statements may run for minutes at scale (a recount of a million assets): their own deadline.
       await withQueryDeadline(this.config.jobDatabaseTimeoutMs, () => job.run(context));
     } catch (failure) {
-      error = describe(failure);
+      error = describeError(failure);
     } finally {
-      clearInterval(heartbeat);
+      stop();
     }
     const status = error === null ? 'succeeded' : 'failed';
     const active = this.active.get(job.name);
@@ -390,20 +345,12 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       await this.store.finish(id, { status, summary, error, now: finishedAt });
       await this.store.prune(job.name);
     } catch (failure) {
-      this.logger.error(`job ${job.name}: could not record the end of run ${id}: ${describe(failure)}`);
+      this.logger.error(`job ${job.name}: could not record the end of run ${id}: ${describeError(failure)}`);
     } finally {
       await this.leases.release(job.name).catch(() => undefined);
       this.active.delete(job.name);
     }
-    const took = Date.now() - started;
-    const counts = `examined ${summary.examined}, changed ${summary.changed}, reported ${summary.reported}`;
-    if (error === null) {
-      this.logger.log(
-        `job ${job.name} ran on ${this.holder} in ${took} ms${dryRun ? ' (dry run)' : ''}: ${counts}`,
-      );
-    } else {
-      this.logger.error(`job ${job.name} failed on ${this.holder} after ${took} ms: ${error}`);
-    }
+    logRunEnd(this.logger, job.name, this.holder, { took: Date.now() - started, dryRun, summary, error });
     const ended = await this.store.get(job.name, id).catch(() => undefined);
     return (
       ended ?? {
@@ -421,22 +368,4 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       }
     );
   }
-}
-
-/** The next moment `schedule` fires after `now`, or null when it is off. */
-export function nextMoment(schedule: JobSchedule, now: Date): Date | null {
-  switch (schedule.kind) {
-    case 'off':
-      return null;
-    case 'interval': {
-      const period = schedule.seconds * 1000;
-      return new Date(Math.floor(now.getTime() / period + 1) * period);
-    }
-    case 'cron':
-      return new CronTime(schedule.expression).sendAt().toJSDate();
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { CronTime } from 'cron';
 import { AppConfig } from '@dam/core';
 import type { MaintenanceJob } from './maintenance-job';
 
@@ -55,4 +56,18 @@ export function describeSchedule(schedule: JobSchedule): string {
 export function slotOf(schedule: JobSchedule, now: number): number {
   const unit = schedule.kind === 'interval' ? schedule.seconds * 1000 : 1000;
   return Math.round(now / unit) * unit;
+}
+
+/** The next moment `schedule` fires after `now`, or null when it is off. */
+export function nextMoment(schedule: JobSchedule, now: Date): Date | null {
+  switch (schedule.kind) {
+    case 'off':
+      return null;
+    case 'interval': {
+      const period = schedule.seconds * 1000;
+      return new Date(Math.floor(now.getTime() / period + 1) * period);
+    }
+    case 'cron':
+      return new CronTime(schedule.expression).sendAt().toJSDate();
+  }
 }

@@ -1,19 +1,13 @@
-import { validateCronExpression } from 'cron';
-import { isIP } from 'node:net';
 import * as path from 'node:path';
 import type { BodyLimits } from './body-limits';
-import { HostPort, parseHostPort } from './host-port';
+import { ConfigError } from './config-error';
+import { EnvListReader } from './env-lists';
+import type { HostPort } from './host-port';
+import { type MinioSettings, readMinioSettings } from './minio-config';
 import { OidcSettings, readOidcSettings } from './oidc-config';
 
-/** Thrown at boot when an environment variable is invalid; the message names the variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    reason: string,
-  ) {
-    super(`invalid configuration: ${variable} ${reason}`);
-  }
-}
+export { ConfigError } from './config-error';
+export type { MinioSettings } from './minio-config';
 
 export type StorageDriver = 'fs' | 'minio';
 
@@ -22,16 +16,6 @@ export type LogFormat = 'json' | 'pretty';
 /** JSON lines for collectors, unless a person watches the terminal. */
 function defaultLogFormat(): LogFormat {
   return process.stdout.isTTY === true ? 'pretty' : 'json';
-}
-
-export interface MinioSettings {
-  endPoint: string;
-  port: number | undefined;
-  useSSL: boolean;
-  accessKey: string;
-  secretKey: string;
-  bucket: string;
-  region: string;
 }
 
 /**
@@ -169,7 +153,7 @@ export class AppConfig {
   }
 
   static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
-    const read = new EnvReader(env);
+    const read = new EnvListReader(env);
     const config = new AppConfig();
     config.port = read.integer('PORT', 3000, 0, 65535);
     config.publicUrl = read.optionalUrl('DAM_PUBLIC_URL');
@@ -184,7 +168,7 @@ export class AppConfig {
         'needs DATABASE_URL (a replica of the embedded SQLite cannot be read)',
       );
     config.storageDriver = read.oneOf('STORAGE_DRIVER', ['fs', 'minio'] as const, 'fs');
-    config.minio = config.storageDriver === 'minio' ? read.minio() : undefined;
+    config.minio = config.storageDriver === 'minio' ? readMinioSettings(read) : undefined;
     config.clientId = read.optionalString('DAM_CLIENT_ID');
     config.clientSecret = read.optionalString('DAM_CLIENT_SECRET');
     if ((config.clientId === undefined) !== (config.clientSecret === undefined)) {
@@ -283,241 +267,5 @@ export class AppConfig {
     config.webhookAllowedHosts = read.hostList('DAM_WEBHOOK_ALLOWED_HOSTS');
     config.oidc = readOidcSettings(read);
     return config;
-  }
-}
-
-const TRUE_WORDS = ['true', '1', 'yes', 'on'];
-const FALSE_WORDS = ['false', '0', 'no', 'off'];
-
-class EnvReader {
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
-
-  /** Every DAM_JOB_<NAME>_CRON: `off` or a cron expression (5 fields, or 6 with seconds). */
-  jobCrons(): Record<string, string> {
-    const crons: Record<string, string> = {};
-    for (const [name, raw] of Object.entries(this.env)) {
-      const match = /^DAM_JOB_([A-Z0-9_]+)_CRON$/.exec(name);
-      if (match === null || raw === undefined || raw.trim() === '') continue;
-      const value = raw.trim();
-      if (value.toLowerCase() === 'off') {
-        crons[match[1]] = 'off';
-        continue;
-      }
-      const fields = value.split(/\s+/).length;
-      const validity = validateCronExpression(value);
-      if (fields < 5 || fields > 6 || !validity.valid) {
-        throw new ConfigError(name, `must be a cron expression (5 or 6 fields) or "off", not "${value}"`);
-      }
-      crons[match[1]] = value;
-    }
-    return crons;
-  }
-
-  optionalString(name: string): string | undefined {
-    const value = this.env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  }
-
-  string(name: string, fallback: string): string {
-    return this.optionalString(name) ?? fallback;
-  }
-
-  number(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max) {
-      throw new ConfigError(name, `must be a number between ${min} and ${max} (got "${raw}")`);
-    }
-    return value;
-  }
-
-  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-    const value = this.number(name, fallback, min, max);
-    if (!Number.isInteger(value)) throw new ConfigError(name, `must be a whole number (got "${value}")`);
-    return value;
-  }
-
-  boolean(name: string, fallback: boolean): boolean {
-    const raw = this.optionalString(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (TRUE_WORDS.includes(raw)) return true;
-    if (FALSE_WORDS.includes(raw)) return false;
-    throw new ConfigError(name, `must be true or false (got "${raw}")`);
-  }
-
-  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return fallback;
-    const match = allowed.find((candidate) => candidate === raw.toLowerCase());
-    if (match === undefined)
-      throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
-    return match;
-  }
-
-  optionalUrl(name: string): string | undefined {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
-    }
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  }
-
-  optionalDatabaseUrl(name: string): string | undefined {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ConfigError(name, 'must look like mysql://user:password@host:port/database');
-    }
-    if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') {
-      throw new ConfigError(name, `must use the mysql:// scheme (got "${url.protocol}")`);
-    }
-    if (url.pathname.replace(/^\//, '') === '') throw new ConfigError(name, 'must name a database');
-    return raw;
-  }
-
-  /** Comma-separated `http(s)://host[:port]` origins, or `*` alone. */
-  originList(name: string): string[] {
-    const entries = (this.optionalString(name) ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    if (entries.includes('*')) {
-      if (entries.length > 1) throw new ConfigError(name, 'is either * or a list of origins, not both');
-      return ['*'];
-    }
-    return entries.map((entry) => {
-      let url: URL | undefined;
-      try {
-        url = new URL(entry);
-      } catch {
-        url = undefined;
-      }
-      const origin = url?.origin;
-      const isOrigin = url !== undefined && /^https?:$/.test(url.protocol);
-      if (!isOrigin || entry.replace(/\/$/, '') !== origin) {
-        throw new ConfigError(name, `must list origins such as https://app.example.com (got "${entry}")`);
-      }
-      return origin;
-    });
-  }
-
-  cidrList(name: string): string[] {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return [];
-    const entries = raw
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    for (const entry of entries) {
-      const [address, bits, extra] = entry.split('/');
-      const family = isIP(address);
-      const maxBits = family === 6 ? 128 : 32;
-      const prefix = bits === undefined ? maxBits : Number(bits);
-      if (
-        family === 0 ||
-        extra !== undefined ||
-        !Number.isInteger(prefix) ||
-        prefix < 0 ||
-        prefix > maxBits
-      ) {
-        throw new ConfigError(name, `has an invalid network "${entry}" (expected CIDRs like 10.0.0.0/8)`);
-      }
-    }
-    return entries;
-  }
-
-  /** Comma-separated host names or IP addresses (IPv6 with or without brackets), lower-cased. */
-  hostList(name: string): string[] {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return [];
-    const hosts = raw
-      .split(',')
-      .map((entry) =>
-        entry
-          .trim()
-          .toLowerCase()
-          .replace(/^\[(.*)\]$/, '$1'),
-      )
-      .filter((entry) => entry !== '');
-    for (const host of hosts) {
-      if (
-        isIP(host) === 0 &&
-        !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)
-      )
-        throw new ConfigError(name, `has an invalid host "${host}" (expected names or IPs, without ports)`);
-    }
-    return [...new Set(hosts)];
-  }
-
-  /** Comma-separated `host` or `host:port` entries (IPv6 in brackets); undefined when unset. */
-  hostPortList(name: string): HostPort[] | undefined {
-    const raw = this.optionalString(name);
-    if (raw === undefined) return undefined;
-    const entries = raw
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    if (entries.length === 0) throw new ConfigError(name, 'must list at least one host');
-    return entries.map((entry) => {
-      const host = parseHostPort(entry);
-      if (host === undefined)
-        throw new ConfigError(
-          name,
-          `has an invalid entry "${entry}" (expected host or host:port, IPv6 in brackets)`,
-        );
-      return host;
-    });
-  }
-
-  languages(name: string): string[] {
-    const raw = this.optionalString(name) ?? 'en';
-    const codes = raw
-      .split(',')
-      .map((code) => code.trim().toLowerCase())
-      .filter((code) => code !== '');
-    for (const code of codes) {
-      if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/.test(code)) {
-        throw new ConfigError(name, `has an invalid language code "${code}"`);
-      }
-    }
-    if (codes.length === 0) throw new ConfigError(name, 'must list at least one language');
-    return [...new Set(codes)];
-  }
-
-  minio(): MinioSettings {
-    const endPoint = this.optionalString('MINIO_ENDPOINT');
-    if (endPoint === undefined)
-      throw new ConfigError('MINIO_ENDPOINT', 'is required when STORAGE_DRIVER=minio');
-    const accessKey = this.optionalString('MINIO_ACCESS_KEY');
-    if (accessKey === undefined)
-      throw new ConfigError('MINIO_ACCESS_KEY', 'is required when STORAGE_DRIVER=minio');
-    const secretKey = this.optionalString('MINIO_SECRET_KEY');
-    if (secretKey === undefined)
-      throw new ConfigError('MINIO_SECRET_KEY', 'is required when STORAGE_DRIVER=minio');
-    const bucket = this.string('MINIO_BUCKET', 'dam');
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-      throw new ConfigError('MINIO_BUCKET', `is not a valid bucket name (got "${bucket}")`);
-    }
-    const portRaw = this.optionalString('MINIO_PORT');
-    return {
-      endPoint,
-      port: portRaw === undefined ? undefined : this.integer('MINIO_PORT', 9000, 1, 65535),
-      useSSL: this.boolean('MINIO_USE_SSL', false),
-      accessKey,
-      secretKey,
-      bucket,
-      region: this.string('MINIO_REGION', 'us-east-1'),
-    };
   }
 }

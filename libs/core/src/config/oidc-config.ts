@@ -1,5 +1,4 @@
-// ConfigError is used when reading, so importing app-config back (which calls this) is safe.
-import { ConfigError } from './app-config';
+import { ConfigError } from './config-error';
 
 /** DAM_OIDC_*: how JWTs of one OpenID Connect issuer are accepted, and how their claims become users. */
 export interface OidcSettings {
@@ -23,7 +22,7 @@ export interface OidcSettings {
   fetchTimeoutMs: number;
 }
 
-/** What oidc-config needs of the environment reader (app-config's EnvReader). */
+/** What oidc-config needs of the environment reader (env-reader.ts's EnvReader). */
 export interface OidcEnv {
   optionalString(name: string): string | undefined;
   string(name: string, fallback: string): string;

@@ -1,0 +1,9 @@
+/** Thrown at boot when an environment variable is invalid; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`invalid configuration: ${variable} ${reason}`);
+  }
+}
