@@ -60,3 +60,34 @@ export async function createSearchSample(t: TestApp, w: SearchWorld): Promise<Re
     );
   return a;
 }
+
+/**
+ * The 22 assets the asset-search paging and facet specs page through: titles, colours and ranks in
+ * rotation over levels A, A1, B and A+B and categories P and C; every seventh (from the fourth) uploaded
+ * by the uploader on level A, awaiting approval. Answers their ids in creation order.
+ */
+export async function createPagingSample(t: TestApp, w: SearchWorld): Promise<number[]> {
+  const createAsset = assetFactory(() => t);
+  const created: number[] = [];
+  const levels = [[w.levelA], [w.levelA1], [w.levelB], [w.levelA, w.levelB]];
+  const categories = [[w.categoryP], [w.categoryC], [], [w.categoryP, w.categoryC]];
+  for (let i = 0; i < 22; i++) {
+    created.push(
+      await createAsset({
+        levels: i % 7 === 3 ? [w.levelA] : levels[i % levels.length],
+        // Some await approval: the partial viewer must not count them, the uploader counts their own.
+        token: i % 7 === 3 ? w.uploader.token : undefined,
+        values: [
+          [
+            ATTRIBUTE.title,
+            `Bridge number ${String.fromCharCode(97 + ((i * 7) % 26))} ${i % 3 === 0 ? 'river' : 'road'}`,
+          ],
+          [w.colour, i % 3 === 0 ? 'Red' : i % 3 === 1 ? 'Blue' : ''],
+          ...(i % 4 === 0 ? [] : ([[w.rank, String((i * 37) % 11)]] as Array<[number, string]>)),
+        ].filter(([, value]) => value !== '') as Array<[number, string]>,
+        categories: categories[i % categories.length],
+      }),
+    );
+  }
+  return created;
+}
