@@ -18,7 +18,7 @@ import { startObjectStore } from '../test/helpers/object-store';
 import { AUDIENCE, OidcIssuer } from '../test/helpers/oidc-issuer';
 import { ServiceProcess } from '../test/helpers/service-process';
 import { load, LoadFigures } from './load';
-import { median } from './overview-report';
+import { median } from './overview-figures';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

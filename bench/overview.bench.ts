@@ -26,15 +26,8 @@ import type { ChildProcess } from 'node:child_process';
 import { ServiceProcess } from '../test/helpers/service-process';
 import { BenchService, startBenchService } from './bench-service';
 import { load, LoadFigures } from './load';
-import {
-  BigUploadRun,
-  ChunkRound,
-  OverviewReport,
-  renderOverview,
-  Settings,
-  StartRun,
-  UploadRow,
-} from './overview-report';
+import { BigUploadRun, ChunkRound, OverviewReport, Settings, StartRun, UploadRow } from './overview-figures';
+import { renderOverview } from './overview-report';
 import { measureStart, statusField } from './startup';
 import {
   chunkSizes,

@@ -27,7 +27,7 @@ describe('upload limits', () => {
   const { newAsset, upload } = contentRequests(() => t);
 
   beforeAll(async () => {
-    // On MariaDB, the s3rver with the multipart listing @tus/s3-store needs (as tus-uploads.e2e-spec.ts).
+    // On MariaDB, the s3rver with the multipart listing @tus/s3-store needs (as tus-uploads-resumable.e2e-spec.ts).
     store = MATRIX === 'mysql' ? await startMultipartObjectStore() : undefined;
     const env = { DAM_MAX_UPLOAD_BYTES: String(MAX), DAM_MAX_CHUNK_BYTES: '40000' };
     t = await TestApp.start({ env, objectStore: store });
