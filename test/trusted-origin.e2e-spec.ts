@@ -204,7 +204,7 @@ describe(`trusted origin (${MATRIX})`, () => {
       await t?.close();
     });
 
-    it('makes the Host irrelevant: any is accepted and URLs take the public origin', async () => {
+    it('makes the Host irrelevant: every Host is accepted and URLs take the public origin', async () => {
       t = await TestApp.start({ env: { DAM_PUBLIC_URL: 'https://dam.example.com' } });
       const response = await api.get('/rest', t.adminToken).set('Host', 'evil.example').expect(200);
       expect(response.body.api_version_1_3.usersUrl).toBe('https://dam.example.com/rest/users');
