@@ -16,8 +16,9 @@ export interface SharedAsset {
 export function shareRequests(app: () => TestApp) {
   const { post } = bearerRequests(app);
   const { newAsset, upload } = contentRequests(app);
-  const publicGet = (url: string, password?: string): Test => {
-    const request = app().http.get(new URL(url).pathname);
+  const publicGet = (url: string, password?: string, address?: string): Test => {
+    let request = app().http.get(new URL(url).pathname);
+    if (address !== undefined) request = request.set('X-Forwarded-For', address);
     return password === undefined ? request : request.set('X-Share-Password', password);
   };
   return {
@@ -34,6 +35,19 @@ export function shareRequests(app: () => TestApp) {
     /** The bytes of a public download (an item or the ZIP). */
     publicBytes(url: string, password?: string): Test {
       return publicGet(url, password).buffer(true).parse(binaryBody);
+    },
+    /** A lightbox of `owner` holding `assets`; its id. */
+    async lightboxOf(
+      owner: { id: number; token: string },
+      name: string,
+      assets: SharedAsset[],
+    ): Promise<number> {
+      const created = await post(`/rest/users/${owner.id}/lightboxes`, owner.token, { name }).expect(201);
+      const path = new URL(created.headers.location as string).pathname;
+      for (const asset of assets) {
+        await post(`${path}/contents`, owner.token, { url: app().rest(`assets/${asset.id}`) }).expect(201);
+      }
+      return Number(path.split('/').pop());
     },
   };
 }
