@@ -31,6 +31,7 @@ describe('share rules', () => {
     ['2026-01-31T00:00:00Z', 90, new Date('2026-01-31T00:00:00Z')],
     ['2026-01-02T01:00:00+01:00', 90, new Date('2026-01-02T00:00:00Z')],
     [days(90).toISOString(), 90, days(90)],
+    ['2026-01-31T00:00:00.999Z', 90, new Date('2026-01-31T00:00:00Z')],
   ])('expiresAt %p with at most %p days is %p', (requested, maxDays, expected) => {
     expect(shareExpiry(requested, now, maxDays)).toEqual(expected);
   });

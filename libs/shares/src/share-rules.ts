@@ -23,21 +23,26 @@ export function isShareTokenShaped(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }
 
+/** `at` without its milliseconds: what a MariaDB `datetime` keeps, so answers agree before and after a read. */
+export function wholeSeconds(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 1000) * 1000);
+}
+
 /**
- * When a new share expires: `requested` (ISO 8601 with a time zone), else DEFAULT_SHARE_DAYS from `now`,
+ * When a new share expires (in whole seconds): `requested` (ISO 8601 with a time zone), else DEFAULT_SHARE_DAYS from `now`,
  * never in the past nor more than `maxDays` from `now` (400).
  */
 export function shareExpiry(requested: unknown, now: Date, maxDays: number): Date {
   const latest = now.getTime() + maxDays * DAY_MS;
   if (requested === undefined || requested === null) {
-    return new Date(Math.min(now.getTime() + DEFAULT_SHARE_DAYS * DAY_MS, latest));
+    return wholeSeconds(new Date(Math.min(now.getTime() + DEFAULT_SHARE_DAYS * DAY_MS, latest)));
   }
   const at = typeof requested === 'string' && ISO_DATE_TIME.test(requested) ? Date.parse(requested) : NaN;
   if (Number.isNaN(at)) throw new InvalidInput('expiresAt must be an ISO 8601 date-time with a time zone');
   if (at <= now.getTime()) throw new InvalidInput('expiresAt must be in the future');
   if (at > latest)
     throw new InvalidInput(`expiresAt may be at most ${maxDays} days away (DAM_SHARE_MAX_DAYS)`);
-  return new Date(at);
+  return wholeSeconds(new Date(at));
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;

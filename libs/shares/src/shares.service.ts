@@ -19,6 +19,7 @@ import {
   shareSource,
   shareTitle,
   shareTokenHash,
+  wholeSeconds,
 } from './share-rules';
 import { Share, SharesRepository } from './shares.repository';
 
@@ -47,7 +48,7 @@ export class SharesService {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new InvalidInput('send the share as a JSON object');
     }
-    const now = new Date();
+    const now = wholeSeconds(new Date());
     const source = shareSource(body.assetIds, body.lightboxId);
     const expiresAt = shareExpiry(body.expiresAt, now, this.config.shareMaxDays);
     const rendition = shareRendition(body.rendition);
