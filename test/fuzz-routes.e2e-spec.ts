@@ -119,7 +119,7 @@ describe('fuzzing every route', () => {
     await api.post(`${pathOf(lightbox.url)}/contents`, victim.token, { url: asset.url }).expect(201);
     // With a password the fuzzer never sends: its public URLs answer 401 and count no download.
     const share = await api
-      .post('/rest/shares', victim.token, { assetIds: [asset.id], password: 'fixture password' })
+      .post('/rest/shares', victim.token, { assetIds: [Number(asset.id)], password: 'fixture password' })
       .expect(201);
     const tempFile = await created('/rest/temp-chunked-files', victim.token, {});
     await t.http
