@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { bearerRequests, itRefusesRequestsWithoutAToken, pathOf } from './helpers/bearer-requests';
-import { defaultLevelWith, sha256 } from './helpers/content-fixtures';
+import { contentRequests, defaultLevelWith, png, sha256 } from './helpers/content-fixtures';
 import { Grants } from './helpers/grant-fixtures';
 import { shareRequests } from './helpers/share-fixtures';
 import { TestApp, TestUser } from './helpers/test-app';
@@ -16,6 +16,7 @@ describe('shares', () => {
   let other: TestUser;
   const { get, put, delete: del } = bearerRequests(() => t);
   const { assetWith, share, publicGet, publicBytes } = shareRequests(() => t);
+  const { newAsset, upload } = contentRequests(() => t);
   const sql = <T>(statement: string, values: unknown[] = []): Promise<T[]> =>
     t.app.get(DataSource).query(statement, values);
 
@@ -190,12 +191,24 @@ describe('shares', () => {
     await publicGet(`${created.body.publicUrl}/items/1`).expect(404);
   });
 
-  it('hands out display renditions when asked', async () => {
-    const a = await assetWith(level, 'a.bin');
-    const created = await share(sharer.token, { assetIds: [a.id], rendition: 'display' }).expect(201);
-    // A file that is no image has no renditions: the share holds nothing to download.
-    const listing = await publicGet(created.body.publicUrl as string).expect(200);
-    expect(listing.body.items).toEqual([]);
-    await publicGet(`${created.body.publicUrl}/zip`).expect(404);
+  it('hands out display renditions when asked, once made; a file without one holds nothing', async () => {
+    const photo = await newAsset(level);
+    await upload(photo, t.adminToken, await png(1200, 900), 'photo.png').expect(200);
+    const photoId = Number(photo.split('/').pop());
+    const created = await share(sharer.token, { assetIds: [photoId], rendition: 'display' }).expect(201);
+    const deadline = Date.now() + 15_000;
+    let items: Array<{ filename: string; contentType: string; downloadUrl: string }> = [];
+    while (items.length === 0 && Date.now() < deadline) {
+      items = (await publicGet(created.body.publicUrl as string).expect(200)).body.items;
+      if (items.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(items).toMatchObject([{ filename: 'photo.jpg', contentType: 'image/jpeg' }]);
+    const display = await publicBytes(items[0].downloadUrl).expect(200);
+    expect((display.body as Buffer).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+
+    const other = await assetWith(level, 'a.bin');
+    const none = await share(sharer.token, { assetIds: [other.id], rendition: 'preview' }).expect(201);
+    expect((await publicGet(none.body.publicUrl as string).expect(200)).body.items).toEqual([]);
+    await publicGet(`${none.body.publicUrl}/zip`).expect(404);
   });
 });
