@@ -211,4 +211,31 @@ describe('shares', () => {
     expect((await publicGet(none.body.publicUrl as string).expect(200)).body.items).toEqual([]);
     await publicGet(`${none.body.publicUrl}/zip`).expect(404);
   });
+
+  it('purge-expired-shares deletes the expired shares with their items, and only them', async () => {
+    const a = await assetWith(level, 'a.txt');
+    const [expired, live] = [
+      await share(sharer.token, { assetIds: [a.id] }).expect(201),
+      await share(sharer.token, { assetIds: [a.id] }).expect(201),
+    ];
+    await sql('UPDATE shares SET expires_at = ? WHERE id = ?', ['2001-01-01 00:00:00', expired.body.id]);
+    const runOnce = async (dryRun: boolean) => {
+      const started = await bearerRequests(() => t)
+        .post(`/rest/admin/jobs/purge-expired-shares/runs?dryRun=${dryRun}`, t.adminToken, {})
+        .expect(202);
+      for (;;) {
+        const run = await get(pathOf(started.headers.location as string), t.adminToken).expect(200);
+        if (run.body.finishedAt !== null)
+          return run.body as { status: string; summary: { details: string[] } };
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const dry = await runOnce(true);
+    expect(dry.summary.details).toContain(`would remove share ${expired.body.id}`);
+    await get(pathOf(expired.body.url as string), sharer.token).expect(200);
+    expect((await runOnce(false)).status).toBe('succeeded');
+    await get(pathOf(expired.body.url as string), sharer.token).expect(404);
+    await get(pathOf(live.body.url as string), sharer.token).expect(200);
+    expect(await sql('SELECT * FROM share_items WHERE share_id = ?', [expired.body.id])).toEqual([]);
+  });
 });
