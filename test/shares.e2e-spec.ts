@@ -153,6 +153,11 @@ describe('shares', () => {
   it('lets exactly one of two racing clients take the last download', async () => {
     const a = await assetWith(level, 'a.txt');
     const created = await share(sharer.token, { assetIds: [a.id], maxDownloads: 2 }).expect(201);
+    // HEAD (link previews, download managers' probes) answers the headers and counts nothing.
+    for (const path of ['items/1', 'zip']) {
+      const head = await t.http.head(pathOf(`${created.body.publicUrl}/${path}`)).expect(200);
+      expect(Number(head.headers['content-length'])).toBeGreaterThanOrEqual(1000);
+    }
     await publicBytes(`${created.body.publicUrl}/items/1`).expect(200);
     const race = await Promise.all([
       publicBytes(`${created.body.publicUrl}/items/1`),

@@ -1,7 +1,7 @@
-import { Controller, Get, Headers, Ip, Param, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Ip, Param, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiBinaryResponse, ApiErrors, IdPipe, Public, XmlRoot } from '@dam/http';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { PublicShareSchema } from './shares.api';
 import { PUBLIC_SHARE_XML, PublicShareRepresentation, ShareMapper } from './share.mapper';
 import { PublicSharesService, ShareKey } from './public-shares.service';
@@ -44,7 +44,7 @@ export class PublicSharesController {
     return this.mapper.toPublic(token, open);
   }
 
-  /** Every item in one ZIP, streamed (ZIP64 where sizes need it): one download. */
+  /** Every item in one ZIP, streamed (ZIP64 where sizes need it): one download (HEAD: none). */
   @Get('zip')
   @PASSWORD_HEADER
   @ApiBinaryResponse('The items as one ZIP (stored, names made unique and safe)', 200, 'application/zip')
@@ -53,15 +53,16 @@ export class PublicSharesController {
     @Param('token') token: string,
     @Headers('x-share-password') password: string | undefined,
     @Ip() address: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const key: ShareKey = { token, password, address };
+    const key: ShareKey = { token, password, address, headOnly: request.method === 'HEAD' };
     const { share, zip } = await this.shares.zip(key);
     const head = { filename: `${share.title}.zip`, contentType: 'application/zip', length: zip.length };
     await sendDownload(response, head, zip.stream);
   }
 
-  /** One item's bytes: one download. */
+  /** One item's bytes: one download (HEAD: none). */
   @Get('items/:position')
   @PASSWORD_HEADER
   @ApiBinaryResponse('The item’s bytes')
@@ -71,9 +72,11 @@ export class PublicSharesController {
     @Param('position', new IdPipe('item')) position: number,
     @Headers('x-share-password') password: string | undefined,
     @Ip() address: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const { content, stream } = await this.shares.download({ token, password, address }, position);
+    const key: ShareKey = { token, password, address, headOnly: request.method === 'HEAD' };
+    const { content, stream } = await this.shares.download(key, position);
     await sendDownload(response, { ...content, length: content.size }, stream);
   }
 }

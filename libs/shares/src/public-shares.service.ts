@@ -17,6 +17,8 @@ export interface ShareKey {
   token: string;
   password: string | undefined;
   address: string | undefined;
+  /** A HEAD request: the answer's headers only, and no download counted. */
+  headOnly?: boolean;
 }
 
 /** An item of an open share: its number in the share and the content as the creator may download it now. */
@@ -34,7 +36,8 @@ export interface OpenShare {
 /** One item's bytes. */
 export interface ItemDownload {
   content: DownloadableContent;
-  stream: Readable;
+  /** Undefined for a HEAD request. */
+  stream: Readable | undefined;
 }
 
 /**
@@ -84,19 +87,22 @@ export class PublicSharesService {
     const { share, items } = await this.open(key);
     const item = items.find((candidate) => candidate.position === position);
     if (item === undefined) throw new ShareUnavailable();
+    if (key.headOnly === true) return { content: item.content, stream: undefined };
     await this.countOrThrow(share, [item.content.assetId], false);
     return { content: item.content, stream: await this.storage.get(item.content.storageKey) };
   }
 
-  /** Counts one download and streams every item that is there as one ZIP. */
+  /** Counts one download and streams every item that is there as one ZIP (for HEAD: its length only). */
   async zip(key: ShareKey): Promise<{ share: Share; zip: ZipOutput }> {
     const { share, items } = await this.open(key);
     if (items.length === 0) throw new ShareUnavailable();
-    await this.countOrThrow(
-      share,
-      items.map((item) => item.content.assetId),
-      true,
-    );
+    if (key.headOnly !== true) {
+      await this.countOrThrow(
+        share,
+        items.map((item) => item.content.assetId),
+        true,
+      );
+    }
     return { share, zip: await this.zips.zipOf(items.map((item) => item.content)) };
   }
 

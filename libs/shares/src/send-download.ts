@@ -13,14 +13,25 @@ export interface DownloadHead {
 
 /**
  * Writes `stream` as a 200 answer with its length, type and file name (an attachment unless a safe
- * image type), never cached by shared caches. A client that goes away mid-download is normal.
+ * image type), never cached by shared caches. A client that goes away mid-download is normal. A HEAD
+ * request gets the headers alone (the stream, never read, is let go).
  */
-export async function sendDownload(response: Response, head: DownloadHead, stream: Readable): Promise<void> {
+export async function sendDownload(
+  response: Response,
+  head: DownloadHead,
+  stream: Readable | undefined,
+): Promise<void> {
   response.status(200);
   response.setHeader('Content-Type', head.contentType);
   response.setHeader('Content-Length', String(head.length));
   response.setHeader('Content-Disposition', contentDisposition(head.filename, head.contentType));
   response.setHeader('Cache-Control', 'private, no-store');
+  if (response.req.method === 'HEAD' || stream === undefined) {
+    // HEAD (a link preview, a download manager's probe): the headers, no bytes, no download counted.
+    stream?.destroy();
+    response.end();
+    return;
+  }
   try {
     await pipeline(StreamGarbage.watch(stream), response);
   } catch (error) {

@@ -26,6 +26,7 @@ export interface ZipOutput {
 export function zipStream(sources: readonly ZipSource[]): Promise<ZipOutput> {
   const zip = new ZipFile();
   const opened = new Set<Readable>();
+  let closed = false;
   const names = uniqueEntryNames(sources.map((source) => source.filename));
   sources.forEach((source, index) => {
     zip.addReadStreamLazy(
@@ -33,24 +34,29 @@ export function zipStream(sources: readonly ZipSource[]): Promise<ZipOutput> {
       { size: source.size, compress: false, mtime: source.modifiedAt ?? new Date() },
       (callback) => {
         source.open().then(
-          (stream) => {
-            opened.add(stream);
-            stream.once('close', () => opened.delete(stream));
-            callback(null, stream);
+          (file) => {
+            // The archive was let go before this file's turn (HEAD, a client gone): so is the file.
+            if (closed) file.destroy();
+            opened.add(file);
+            file.once('close', () => opened.delete(file));
+            // A store that fails mid-file fails the archive (cut short), never the process.
+            file.on('error', (error: Error) => archive.destroy(error));
+            callback(null, file);
           },
           (error: Error) => callback(error, undefined as unknown as Readable),
         );
       },
     );
   });
-  const stream = zip.outputStream as Readable;
-  zip.on('error', (error: Error) => stream.destroy(error));
+  const archive = zip.outputStream as Readable;
+  zip.on('error', (error: Error) => archive.destroy(error));
   // A client gone mid-archive: the object being read is let go too (an S3 connection, a file handle).
-  stream.once('close', () => {
+  archive.once('close', () => {
+    closed = true;
     for (const source of opened) source.destroy();
   });
   return new Promise((resolve) => {
-    const lengthKnown = (length: number) => resolve({ stream, length });
+    const lengthKnown = (length: number) => resolve({ stream: archive, length });
     zip.end(undefined, lengthKnown as unknown as () => void);
   });
 }
