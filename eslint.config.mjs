@@ -28,7 +28,7 @@ const FLOORS = [
   ['access-levels', 'categories', 'attributes', 'signed-urls', 'temp-chunked-files', 'maintenance', 'webhooks'],
   ['assets'],
   ['asset-content', 'search', 'checkout', 'lightboxes', 'audit'],
-  ['publishing', 'tus'],
+  ['publishing', 'tus', 'shares'],
   // the schema's history (the one named exception to "one owner per table": it names every lib's
   // tables, and fills new tables through their owner, e.g. assets' recounts), then the wiring for the apps:
   ['migrations'],

@@ -13,6 +13,7 @@ const ALL = [
   'asset-content-upload',
   'asset-search',
   'oidc-token',
+  'shares',
   'token-flood',
 ];
 const args = process.argv.slice(2);

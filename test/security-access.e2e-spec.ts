@@ -68,6 +68,7 @@ describe('security', () => {
         .send({ grant_type: 'client_credentials' });
       expect([400, 401]).toContain(noClient.status);
       expect(noClient.body.access_token).toBeUndefined();
+      await t.http.get(`/rest/shared/${'A'.repeat(43)}/zip`).expect(404);
     });
 
     it('answers 401 with WWW-Authenticate: Bearer on every other route and method without a token', async () => {

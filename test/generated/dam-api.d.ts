@@ -1493,6 +1493,110 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/shares': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List (shares) */
+    get: operations['Shares_list'];
+    put?: never;
+    /** Create (shares) */
+    post: operations['Shares_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/shares/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get (shares) */
+    get: operations['Shares_get'];
+    put?: never;
+    post?: never;
+    /** Revoke (shares) */
+    delete: operations['Shares_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/shared/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get (shares) */
+    get: operations['PublicShares_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/shared/{token}/zip': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Zip (shares) */
+    get: operations['PublicShares_zip'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/shared/{token}/items/{position}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Item (shares) */
+    get: operations['PublicShares_item'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rest/lightboxes/{id}/zip': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Zip (lightboxes) */
+    get: operations['LightboxZip_zip'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2314,6 +2418,76 @@ export interface components {
       changes: {
         [key: string]: components['schemas']['FieldChangeSchema'];
       } | null;
+    };
+    ShareCreateDto: {
+      /** @description the assets to share (or `lightboxId`) */
+      assetIds?: number[];
+      /** @description share a snapshot of this lightbox’s assets (or `assetIds`) */
+      lightboxId?: number;
+      /**
+       * Format: date-time
+       * @description default 7 days from now; at most DAM_SHARE_MAX_DAYS (90) away
+       */
+      expiresAt?: string;
+      /** @description asked for in `X-Share-Password`; stored as a scrypt hash */
+      password?: string;
+      /** @description downloads (an item or the ZIP) allowed; none: no limit */
+      maxDownloads?: number;
+      /**
+       * @default original
+       * @enum {string}
+       */
+      rendition: 'original' | 'display' | 'preview';
+      /** @description shown on the public page; default the lightbox’s name or "N files" */
+      title?: string;
+    };
+    ShareSchema: {
+      id: number;
+      /**
+       * Format: uri
+       * @description this share (GET, DELETE)
+       */
+      url: string;
+      /**
+       * Format: uri
+       * @description the public link: in the answer of POST only (its token is stored hashed), else null
+       */
+      publicUrl: string | null;
+      title: string;
+      /** @enum {string} */
+      rendition: 'original' | 'display' | 'preview';
+      /** Format: date-time */
+      expiresAt: string;
+      maxDownloads: number | null;
+      downloads: number;
+      hasPassword: boolean;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uri */
+      ownerUrl: string;
+    };
+    PublicShareItemSchema: {
+      filename: string;
+      size: number;
+      contentType: string;
+      /**
+       * Format: uri
+       * @description the item’s bytes (counts as a download)
+       */
+      downloadUrl: string;
+    };
+    PublicShareSchema: {
+      title: string;
+      /** Format: date-time */
+      expiresAt: string;
+      items: components['schemas']['PublicShareItemSchema'][];
+      /**
+       * Format: uri
+       * @description every item in one ZIP (counts as one download)
+       */
+      zipUrl: string;
     };
   };
   responses: never;
@@ -12625,6 +12799,505 @@ export interface operations {
       };
       /** @description None of the `Accept`ed types can be produced. */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Shares_list: {
+    parameters: {
+      query?: {
+        page?: number;
+        pageSize?: number;
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ShareSchema'][];
+          'application/xml': components['schemas']['ShareSchema'][];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Shares_create: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ShareCreateDto'];
+      };
+    };
+    responses: {
+      /** @description Created; `Location` is its URL; `publicUrl` shown once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ShareSchema'];
+          'application/xml': components['schemas']['ShareSchema'];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The body has an unsupported content type. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Shares_get: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ShareSchema'];
+          'application/xml': components['schemas']['ShareSchema'];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  Shares_revoke: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked (also when it already was) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  PublicShares_get: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the share’s password, when it has one (401 without or wrong; 429 after too many wrong ones) */
+        'X-Share-Password'?: string;
+      };
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublicShareSchema'];
+          'application/xml': components['schemas']['PublicShareSchema'];
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description None of the `Accept`ed types can be produced. */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  PublicShares_zip: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the share’s password, when it has one (401 without or wrong; 429 after too many wrong ones) */
+        'X-Share-Password'?: string;
+      };
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The items as one ZIP (stored, names made unique and safe) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': Blob;
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  PublicShares_item: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the share’s password, when it has one (401 without or wrong; 429 after too many wrong ones) */
+        'X-Share-Password'?: string;
+      };
+      path: {
+        token: string;
+        position: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The item’s bytes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': Blob;
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  LightboxZip_zip: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The assets the caller may download, as one ZIP */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': Blob;
+        };
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -35,6 +35,10 @@ export const PUBLIC_ROUTES: Array<{ matches: (route: Route) => boolean; why: str
     matches: (r) => r.method === 'get' && r.path === '/files/*key',
     why: 'signed downloads of the fs store: the signature is the credential (DESIGN §11)',
   },
+  {
+    matches: (r) => r.method === 'get' && r.path.startsWith('/rest/shared/:token'),
+    why: 'share links: the 256-bit token (stored hashed) is the credential, plus X-Share-Password (DESIGN §12)',
+  },
 ];
 
 export function isPublic(route: Route): boolean {

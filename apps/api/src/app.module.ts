@@ -18,6 +18,7 @@ import { PlatformModule } from '@dam/platform';
 import { RateLimitsModule } from '@dam/rate-limits';
 import { PublishingModule } from '@dam/publishing';
 import { SearchModule } from '@dam/search';
+import { SharesModule } from '@dam/shares';
 import { SignedUrlsModule } from '@dam/signed-urls';
 import { TempChunkedFilesModule } from '@dam/temp-chunked-files';
 import { TusModule } from '@dam/tus';
@@ -64,6 +65,7 @@ export class AppModule {
         MaintenanceModule,
         WebhooksModule,
         AuditModule,
+        SharesModule,
         ...extraModules,
       ],
       controllers: [RootController, HealthController, MetricsController, OAuthController],

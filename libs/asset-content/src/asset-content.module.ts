@@ -13,6 +13,7 @@ import { AssetImagesController } from './asset-images.controller';
 import { AssetImagesService } from './asset-images.service';
 import { AssetUploadsService } from './asset-uploads.service';
 import { ContentObjects } from './content-objects';
+import { DownloadableContents } from './downloadable-contents';
 import { DuplicateContent } from './duplicate-content';
 import { EmbeddedDataReader } from './embedded-data.reader';
 import { AssetFileEntity } from './entities/asset-file.entity';
@@ -41,6 +42,7 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     AssetUploadsService,
     AssetDownloadsService,
     AssetImagesService,
+    DownloadableContents,
     ContentObjects,
     DuplicateContent,
     EmbeddedDataReader,
@@ -49,7 +51,7 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     RegenerateRenditionsJob,
     AssetContentSnapshot,
   ],
-  exports: [RenditionsService, AssetUploadsService],
+  exports: [RenditionsService, AssetUploadsService, DownloadableContents],
 })
 export class AssetContentModule implements OnModuleInit {
   constructor(

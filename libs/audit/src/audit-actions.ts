@@ -33,6 +33,9 @@ const AUDITED: Record<string, { action?: string; targetType: string; idKey: stri
   'access-level.created': { targetType: 'access-levels', idKey: 'accessLevelId' },
   'access-level.updated': { targetType: 'access-levels', idKey: 'accessLevelId' },
   'access-level.deleted': { targetType: 'access-levels', idKey: 'accessLevelId' },
+  'share.created': { targetType: 'shares', idKey: 'shareId' },
+  'share.revoked': { targetType: 'shares', idKey: 'shareId' },
+  'share.downloaded': { targetType: 'shares', idKey: 'shareId' },
 };
 
 /**

@@ -5,6 +5,7 @@ import { AssetSnapshotParts, AssetsModule } from '@dam/assets';
 import { RootLinks } from '@dam/http';
 import { LightboxAssetEntity } from './entities/lightbox-asset.entity';
 import { LightboxEntity } from './entities/lightbox.entity';
+import { LightboxAssets } from './lightbox-assets';
 import { LightboxContentsController } from './lightbox-contents.controller';
 import { LightboxContentsRepository } from './lightbox-contents.repository';
 import { LightboxContentsService } from './lightbox-contents.service';
@@ -25,7 +26,9 @@ import { LightboxesService } from './lightboxes.service';
     LightboxContentsService,
     LightboxMapper,
     LightboxContentsSnapshot,
+    LightboxAssets,
   ],
+  exports: [LightboxAssets],
 })
 export class LightboxesModule implements OnModuleInit {
   constructor(

@@ -24,6 +24,10 @@ export class LightboxesRepository {
     return this.lightboxes.find({ where: { userId }, order: { id: 'ASC' } });
   }
 
+  findById(id: number): Promise<LightboxEntity | null> {
+    return this.lightboxes.findOneBy({ id });
+  }
+
   findOwned(userId: number, id: number): Promise<LightboxEntity | null> {
     return this.lightboxes.findOneBy({ userId, id });
   }

@@ -20,7 +20,8 @@ export interface LoginAttempt {
 
 /** What an attempt authenticates as: a username or a client id, exactly as stored (or as given if unknown). */
 export interface LoginSubject {
-  kind: 'user' | 'client';
+  /** `share`: a share's password (the shares lib), named by the share's id. */
+  kind: 'user' | 'client' | 'share';
   name: string;
 }
 

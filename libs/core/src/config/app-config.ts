@@ -127,6 +127,8 @@ export class AppConfig {
   orphanGraceHours: number;
   /** DAM_TRASH_RETENTION_DAYS: a deleted asset stays restorable this long; 0 deletes at once. */
   trashRetentionDays: number;
+  /** DAM_SHARE_MAX_DAYS: the furthest a share's `expiresAt` may be set, in days from its creation. */
+  shareMaxDays: number;
   /**
    * DAM_DUPLICATE_UPLOADS: a content upload whose bytes are the current content of other assets the
    * uploader can see is answered with `X-Duplicate-Of` (`warn`), refused with 409 (`refuse`), or not
@@ -244,6 +246,7 @@ export class AppConfig {
     config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
     config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
     config.trashRetentionDays = read.number('DAM_TRASH_RETENTION_DAYS', 30, 0, 36_500);
+    config.shareMaxDays = read.number('DAM_SHARE_MAX_DAYS', 90, 0.00001, 36_500);
     config.duplicateUploads = read.oneOf(
       'DAM_DUPLICATE_UPLOADS',
       ['warn', 'refuse', 'allow'] as const,
