@@ -23,12 +23,14 @@ export interface BenchService {
 }
 
 /**
- * `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. `main`: another build's
- * entry point (e.g. a baseline's `dist/apps/api/src/main.js`, outside this checkout) instead of dist/.
+ * `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. `program`: how to run
+ * it instead of `node dist/apps/api/src/main.js` (another build's entry point, node flags, a preload).
+ * `keepOutput`: keep its output lines (ServiceProcess.output).
  */
 export async function startBenchService(
   extraEnv: Record<string, string> = {},
-  main?: string,
+  program?: ProgramEntry,
+  keepOutput = false,
 ): Promise<BenchService> {
   const database = await createTestDatabase();
   const store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
@@ -44,9 +46,8 @@ export async function startBenchService(
     ...extraEnv,
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
-  const program: ProgramEntry | undefined =
-    main === undefined ? undefined : { args: [main], readyPath: '/health/live' };
   const service = new ServiceProcess(env, true, program);
+  service.keepOutput = keepOutput;
   const stop = async () => {
     await service.kill();
     await store?.stop();

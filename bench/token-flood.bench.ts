@@ -221,7 +221,13 @@ async function main(): Promise<void> {
   const benches: Array<[string, BenchService]> = [];
   try {
     if (baselineMain !== undefined) {
-      benches.push(['baseline', await startBenchService({ DAM_TRUST_PROXY: 'true' }, baselineMain)]);
+      benches.push([
+        'baseline',
+        await startBenchService(
+          { DAM_TRUST_PROXY: 'true' },
+          { args: [baselineMain], readyPath: '/health/live' },
+        ),
+      ]);
     }
     benches.push(['dist/', await startBenchService({ DAM_TRUST_PROXY: 'true' })]);
     const targets: Target[] = [];

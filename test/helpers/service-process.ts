@@ -80,6 +80,11 @@ export class ServiceProcess {
     return match === null ? undefined : Number(match[1]) * 1024;
   }
 
+  /** The process id (undefined before start()). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** CPU time the process has used so far (user + system), in seconds (Linux /proc; undefined elsewhere). */
   async cpuSeconds(): Promise<number | undefined> {
     const pid = this.child?.pid;
