@@ -13,7 +13,7 @@ require('reflect-metadata');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Controller, Get, Module } = require('@nestjs/common');
+const { Controller, Get, Header, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 
 const DOCUMENT = process.env.BARE_JSON ?? '{"id":1,"name":"bare","values":[1,2,3]}';
@@ -61,8 +61,17 @@ class BareController {
     const document = readDocument();
     return typeof document === 'string' ? JSON.parse(document) : document.then((text) => JSON.parse(text));
   }
+
+  // The pass-through floor (`GET /bare/text`): the stored JSON text sent as it is, not parsed nor
+  // re-serialised (issue 29: the service's cached answers are text too).
+  text() {
+    return readDocument();
+  }
 }
 Get()(BareController.prototype, 'get', Object.getOwnPropertyDescriptor(BareController.prototype, 'get'));
+const text = Object.getOwnPropertyDescriptor(BareController.prototype, 'text');
+Get('text')(BareController.prototype, 'text', text);
+Header('Content-Type', 'application/json; charset=utf-8')(BareController.prototype, 'text', text);
 Controller('bare')(BareController);
 
 class BareModule {}

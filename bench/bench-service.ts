@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, MATRIX, Matrix } from '../test/helpers/databases';
 import { startObjectStore } from '../test/helpers/object-store';
-import { ServiceProcess } from '../test/helpers/service-process';
+import { ProgramEntry, ServiceProcess } from '../test/helpers/service-process';
 
 export interface BenchService {
   service: ServiceProcess;
@@ -22,8 +22,16 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-/** `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. */
-export async function startBenchService(extraEnv: Record<string, string> = {}): Promise<BenchService> {
+/**
+ * `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. `program`: how to run
+ * it instead of `node dist/apps/api/src/main.js` (another build's entry point, node flags, a preload).
+ * `keepOutput`: keep its output lines (ServiceProcess.output).
+ */
+export async function startBenchService(
+  extraEnv: Record<string, string> = {},
+  program?: ProgramEntry,
+  keepOutput = false,
+): Promise<BenchService> {
   const database = await createTestDatabase();
   const store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
   const clientId = 'bench';
@@ -38,7 +46,8 @@ export async function startBenchService(extraEnv: Record<string, string> = {}): 
     ...extraEnv,
   };
   if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
-  const service = new ServiceProcess(env, true);
+  const service = new ServiceProcess(env, true, program);
+  service.keepOutput = keepOutput;
   const stop = async () => {
     await service.kill();
     await store?.stop();

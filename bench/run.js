@@ -15,6 +15,7 @@ const ALL = [
   'oidc-token',
   'shares',
   'token-flood',
+  'read-allocation',
 ];
 const args = process.argv.slice(2);
 const env = args.includes('--mysql') ? { ...process.env, DAM_TEST_MATRIX: 'mysql' } : process.env;

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { Response } from 'supertest';
 import { insertAssets } from './helpers/fixtures';
 import { TestApp, TestUser } from './helpers/test-app';
@@ -82,6 +83,28 @@ describe('request body limits', () => {
       expectRefused(answer, 413, /^the JSON request body has more than 50000 keys$/);
     });
 
+    it('measures a gzip-encoded body as it inflates: refused past a limit, parsed within them', async () => {
+      const hostile = await alongsideHealth(
+        t.http
+          .post(lightboxes())
+          .auth(user.token, { type: 'bearer' })
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', 'gzip')
+          .serialize(asSent)
+          .send(gzipSync(manyKeys(80_000))),
+      );
+      expectRefused(hostile, 413, /^an object of the JSON request body has more than 1000 keys$/);
+      const created = await t.http
+        .post(lightboxes())
+        .auth(user.token, { type: 'bearer' })
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .set('Content-Encoding', 'gzip')
+        .serialize(asSent)
+        .send(gzipSync(JSON.stringify({ name: 'gzipped' })));
+      expect(created.status).toBe(201);
+      expect(created.body.name).toBe('gzipped');
+    });
+
     it('counts keys and brackets outside strings only: a body within the limits still works', async () => {
       const description = `${'{"k":['.repeat(100)} \\" , : { [`;
       const created = await postJson(lightboxes(), JSON.stringify({ name: 'within limits', description }));
@@ -149,6 +172,13 @@ describe('request body limits', () => {
       await tokenForm(20).expect(200);
     });
 
+    it('holds /oauth/ bodies to 64 KiB', async () => {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: t.clientId });
+      form.append('client_secret', 'x'.repeat(70_000));
+      const answer = await t.http.post('/oauth/token').type('form').send(form.toString());
+      expectRefused(answer, 413, /^the request body is larger than the limit of 65536 bytes$/);
+    });
+
     it('refuses a form of more than DAM_BODY_MAX_OBJECT_KEYS parameters elsewhere with 413', async () => {
       const form = Array.from({ length: 1001 }, (_, i) => `p${i}=x`).join('&');
       const answer = await t.http
@@ -160,6 +190,11 @@ describe('request body limits', () => {
     });
   });
 });
+
+/** Sends a Buffer as it is (superagent would JSON-encode it under a JSON content type). */
+function asSent(body: unknown): string {
+  return body as string;
+}
 
 function keyList(count: number): string {
   return Array.from({ length: count }, (_, i) => `"k${i}":1`).join(',');

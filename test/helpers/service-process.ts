@@ -80,6 +80,21 @@ export class ServiceProcess {
     return match === null ? undefined : Number(match[1]) * 1024;
   }
 
+  /** The process id (undefined before start()). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** CPU time the process has used so far (user + system), in seconds (Linux /proc; undefined elsewhere). */
+  async cpuSeconds(): Promise<number | undefined> {
+    const pid = this.child?.pid;
+    if (pid === undefined) return undefined;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // After "pid (comm) ": state is field 3, utime 14 and stime 15, in clock ticks (100 per second).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.length < 13 ? undefined : (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+
   kill(): Promise<void> {
     const child = this.child;
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

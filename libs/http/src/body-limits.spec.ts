@@ -1,4 +1,4 @@
-import { BodyLimits, checkJsonShape, checkXmlShape } from './body-limits';
+import { BodyLimits, checkJsonShape, checkXmlShape, JsonShapeMeter } from './body-limits';
 import { TooLarge } from '@dam/errors';
 
 const limits: BodyLimits = { depth: 3, objectKeys: 3, keys: 5, arrayItems: 4 };
@@ -45,6 +45,38 @@ describe('checkJsonShape', () => {
   it('leaves invalid text to JSON.parse, in linear time', () => {
     expect(json(']]]]}}}{"a"')).toBeUndefined();
     expect(json('"unterminated')).toBeUndefined();
+  });
+});
+
+describe('JsonShapeMeter', () => {
+  /** The text's bytes fed in chunks of `size` (strings and escapes cut anywhere). */
+  const chunked = (text: string, size: number) =>
+    refusal(() => {
+      const meter = new JsonShapeMeter(limits);
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length; at += size) meter.write(bytes.subarray(at, at + size));
+    });
+
+  it('judges a body cut into chunks as it judges the whole (escapes across chunk ends)', () => {
+    const texts = [
+      '{"a":{"b":[1,2,3,4]},"c":1}',
+      '[[[[]]]]',
+      '{"a":1,"b":2,"c":3,"d":4}',
+      '[1,2,3,4,5]',
+      '{"a":"[[[[{:,:,:,:}]]]]","b":"\\"[[[[\\\\","c":"x\\\\"}',
+      '["\\\\",{"a":[[[]]]}]',
+      '["\\\\\\"[[[[","é\\\\",[[[]]]]',
+      '{"ключ":"значение","b":"\\u005c","c":[{"d":1}]}',
+    ];
+    for (const text of texts) {
+      const whole = refusal(() => checkJsonShape(text, limits));
+      for (const size of [1, 2, 3, 5]) expect([text, size, chunked(text, size)]).toEqual([text, size, whole]);
+    }
+  });
+
+  it('stops at the first excess: what follows is never looked at', () => {
+    const meter = new JsonShapeMeter(limits);
+    expect(() => meter.write(Buffer.from('{"a":1,"b":2,"c":3,"d":4'))).toThrow(TooLarge);
   });
 });
 

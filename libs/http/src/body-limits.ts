@@ -13,50 +13,93 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
 /**
- * Throws `TooLarge` when the JSON text nests deeper, or has more keys or items, than `limits` allow. One
- * pass over the characters, strings skipped; it does not validate (JSON.parse does, after it), so any
- * text, valid or not, costs time linear in its length.
+ * Throws `TooLarge` when the JSON text nests deeper, or has more keys or items, than `limits` allow: the
+ * whole text through one JsonShapeMeter.
  */
 export function checkJsonShape(text: string, limits: BodyLimits): void {
-  // Per open container (index = depth): its keys or items so far, and whether it is an object.
-  const counts = new Array<number>(limits.depth + 1).fill(0);
-  const isObject = new Array<boolean>(limits.depth + 1).fill(false);
-  let depth = 0;
-  let keys = 0;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      i = endOfString(text, i + 1);
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      depth += 1;
-      if (depth > limits.depth) throw tooDeep(limits.depth);
-      counts[depth] = c === OPEN_ARRAY ? 1 : 0;
-      isObject[depth] = c === OPEN_OBJECT;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (depth > 0) depth -= 1;
-    } else if (c === COLON && depth > 0 && isObject[depth]) {
-      keys += 1;
-      counts[depth] += 1;
-      if (keys > limits.keys) throw tooManyKeys(limits.keys);
-      if (counts[depth] > limits.objectKeys) throw tooManyObjectKeys(limits.objectKeys);
-    } else if (c === COMMA && depth > 0 && !isObject[depth]) {
-      counts[depth] += 1;
-      if (counts[depth] > limits.arrayItems) throw tooManyItems(limits.arrayItems);
-    }
-  }
+  new JsonShapeMeter(limits).write(Buffer.from(text, 'utf8'));
 }
 
-/** The index of the quote closing the string whose first character is at `start` (or the text's end). */
-function endOfString(text: string, start: number): number {
-  let i = start;
-  for (;;) {
-    const quote = text.indexOf('"', i);
-    if (quote < 0) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
-    if (backslashes % 2 === 0) return quote;
-    i = quote + 1;
+/**
+ * Measures a JSON body's shape as its bytes arrive (UTF-8, or any charset whose structural characters are
+ * single ASCII bytes), throwing `TooLarge` at the first byte past a limit: a hostile body costs the bytes
+ * read up to its first excess, never the whole body. Strings are skipped (escapes included, also across
+ * chunks); it does not validate (JSON.parse does, after it), so any bytes, valid JSON or not, cost time
+ * linear in their length.
+ */
+export class JsonShapeMeter {
+  /** Per open container (index = depth): its keys or items so far, and whether it is an object. */
+  private readonly counts: Uint32Array;
+  private readonly isObject: Uint8Array;
+  private depth = 0;
+  private keys = 0;
+  private inString = false;
+  /** Inside a string, the last chunk ended with an odd run of backslashes: the next byte is escaped. */
+  private escapePending = false;
+
+  constructor(private readonly limits: BodyLimits) {
+    this.counts = new Uint32Array(limits.depth + 1);
+    this.isObject = new Uint8Array(limits.depth + 1);
+  }
+
+  write(bytes: Uint8Array): void {
+    const length = bytes.length;
+    let i = 0;
+    while (i < length) {
+      if (this.inString) {
+        i = this.skipString(bytes, i);
+        continue;
+      }
+      const c = bytes[i];
+      i += 1;
+      if (c === QUOTE) {
+        this.inString = true;
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        this.open(c === OPEN_OBJECT);
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        if (this.depth > 0) this.depth -= 1;
+      } else if (c === COLON && this.depth > 0 && this.isObject[this.depth] === 1) {
+        this.keys += 1;
+        this.counts[this.depth] += 1;
+        if (this.keys > this.limits.keys) throw tooManyKeys(this.limits.keys);
+        if (this.counts[this.depth] > this.limits.objectKeys) throw tooManyObjectKeys(this.limits.objectKeys);
+      } else if (c === COMMA && this.depth > 0 && this.isObject[this.depth] === 0) {
+        this.counts[this.depth] += 1;
+        if (this.counts[this.depth] > this.limits.arrayItems) throw tooManyItems(this.limits.arrayItems);
+      }
+    }
+  }
+
+  private open(object: boolean): void {
+    this.depth += 1;
+    if (this.depth > this.limits.depth) throw tooDeep(this.limits.depth);
+    this.counts[this.depth] = object ? 0 : 1;
+    this.isObject[this.depth] = object ? 1 : 0;
+  }
+
+  /** From `start` inside a string: the index after its closing quote, or the chunk's length. */
+  private skipString(bytes: Uint8Array, start: number): number {
+    let i = start;
+    if (this.escapePending) {
+      this.escapePending = false;
+      i += 1;
+    }
+    for (;;) {
+      const quote = bytes.indexOf(QUOTE, i);
+      const end = quote < 0 ? bytes.length : quote;
+      // The run of backslashes just before `end`, not reaching back before `i` (the escaped byte ends it).
+      let backslashes = 0;
+      while (end - 1 - backslashes >= i && bytes[end - 1 - backslashes] === BACKSLASH) backslashes += 1;
+      if (quote < 0) {
+        this.escapePending = backslashes % 2 === 1;
+        return bytes.length;
+      }
+      if (backslashes % 2 === 0) {
+        this.inString = false;
+        return quote + 1;
+      }
+      i = quote + 1;
+    }
   }
 }
 

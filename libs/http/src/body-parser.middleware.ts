@@ -3,6 +3,7 @@ import * as express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '@dam/core';
 import { BodyLimits, checkJsonShape, checkXmlShape } from './body-limits';
+import { isStreamedJson, readJsonBody } from './json-body';
 
 /**
  * A request body none of the parsers reads (`text/csv`, a body without a content type, ...). A handler that
@@ -16,22 +17,42 @@ export class UnsupportedBody {
 /** The media types the parsers below read. */
 export const PARSED_MEDIA_TYPES = 'application/json, application/xml or application/x-www-form-urlencoded';
 
+/** `/oauth/` bodies are a few form fields: their byte limit (below DAM_MAX_JSON_BODY_BYTES when that is lower). */
+export const TOKEN_BODY_MAX_BYTES = 64 * 1024;
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** What one route class's bodies may be: bytes (DAM_MAX_JSON_BODY_BYTES) and shape (DAM_BODY_MAX_*). */
+interface BodyRules {
+  bytes: number;
+  limits: BodyLimits;
+  parsers: RequestHandler[];
+}
+
 /**
  * JSON, form and XML bodies, bounded by DAM_MAX_JSON_BODY_BYTES and in their shape by DAM_BODY_MAX_*
- * (`/oauth/` bodies by DAM_TOKEN_BODY_MAX_KEYS): the raw text is measured in one pass before it is
- * parsed (body-limits.ts), so a body past a limit answers 413 in time linear in its size and never
- * reaches the DTO pipes. Runs as Nest middleware (not express's) so that parse errors and 413s go
- * through the one error filter. Binary bodies are never parsed here: upload routes stream `request`
- * themselves.
+ * (`/oauth/` bodies by DAM_TOKEN_BODY_MAX_KEYS and TOKEN_BODY_MAX_BYTES), so that a body past a limit
+ * answers 413 in time linear in what was read and never reaches the DTO pipes. JSON in UTF-8 or UTF-16
+ * is measured chunk by chunk as it arrives (json-body.ts): refused at its first excess, its remaining
+ * bytes dropped unread by any parser; forms, XML and JSON in other charsets are measured in one pass
+ * over the whole text before they are parsed (body-limits.ts). Runs as Nest middleware (not express's)
+ * so that parse errors and 413s go through the one error filter. Binary bodies are never parsed here:
+ * upload routes stream `request` themselves.
  */
 @Injectable()
 export class BodyParserMiddleware implements NestMiddleware {
-  private readonly parsers: RequestHandler[];
-  private readonly tokenParsers: RequestHandler[];
+  private readonly rules: BodyRules;
+  private readonly tokenRules: BodyRules;
 
   constructor(config: AppConfig) {
-    this.parsers = parsersFor(config.maxJsonBodyBytes, config.bodyLimits);
-    this.tokenParsers = parsersFor(config.maxJsonBodyBytes, config.tokenBodyLimits);
+    const bytes = config.maxJsonBodyBytes;
+    const tokenBytes = Math.min(bytes, TOKEN_BODY_MAX_BYTES);
+    this.rules = { bytes, limits: config.bodyLimits, parsers: parsersFor(bytes, config.bodyLimits) };
+    this.tokenRules = {
+      bytes: tokenBytes,
+      limits: config.tokenBodyLimits,
+      parsers: parsersFor(tokenBytes, config.tokenBodyLimits),
+    };
   }
 
   async use(request: Request, response: Response, next: NextFunction): Promise<void> {
@@ -41,8 +62,13 @@ export class BodyParserMiddleware implements NestMiddleware {
       next();
       return;
     }
-    const parsers = request.originalUrl.startsWith('/oauth/') ? this.tokenParsers : this.parsers;
-    for (const parser of parsers) {
+    const rules = request.originalUrl.startsWith('/oauth/') ? this.tokenRules : this.rules;
+    if (request.is(JSON_TYPES) && isStreamedJson(request)) {
+      (request as { body?: unknown }).body = await readJsonBody(request, rules.bytes, rules.limits);
+      next();
+      return;
+    }
+    for (const parser of rules.parsers) {
       await new Promise<void>((resolve, reject) =>
         parser(request, response, (error?: unknown) => (error ? reject(error) : resolve())),
       );
@@ -67,7 +93,7 @@ function parsersFor(limit: number, limits: BodyLimits): RequestHandler[] {
   return [
     express.json({
       limit,
-      type: ['application/json', 'application/*+json'],
+      type: JSON_TYPES,
       verify: measured(checkJsonShape),
     }),
     express.urlencoded({

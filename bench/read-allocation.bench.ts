@@ -1,0 +1,180 @@
+/**
+ * Issue 29's read-path memory figures (`npm run bench -- read-allocation`, writes
+ * bench/results/read-allocation.md), the service and the bare NestJS app (bench/bare-nest-app.js) side by
+ * side in one run, the bare app answering the same asset JSON both ways: pass-through text
+ * (`GET /bare/text`) and parse + serialise (`GET /bare`).
+ * - Bytes allocated per GET on the V8 heap: each server runs with a young generation large enough that
+ *   BENCH_GETS sequential GETs trigger no collection (`--min/max-semi-space-size`), and bench/heap-probe.js
+ *   reports the used heap size before and after them; a probe that saw a collection is reported as such.
+ * - RSS after a sustained read load (autocannon, 32 connections, BENCH_LOAD_SECONDS, default 60) and after
+ *   BENCH_SETTLE_SECONDS (default 10) idle, on servers run with their default heap settings.
+ * The service runs from the build (dist/). Run:
+ *   npm run bench -- read-allocation [--mysql]
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ServiceProcess } from '../test/helpers/service-process';
+import { BenchService, startBenchService } from './bench-service';
+import { load } from './load';
+import { createAsset } from './upload-steps';
+
+const GETS = Number(process.env.BENCH_GETS ?? 500);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
+const CONNECTIONS = 32;
+const MiB = 1024 * 1024;
+/** Room for BENCH_GETS requests' garbage without a scavenge (MB per semi-space). */
+const PROBE_FLAGS = ['--expose-gc', '--min-semi-space-size=256', '--max-semi-space-size=256'];
+
+interface Subject {
+  name: string;
+  server: ServiceProcess;
+  url: string;
+  token?: string;
+}
+
+interface Probe {
+  used?: number;
+  settled?: number;
+  gcs: number;
+}
+
+/** Signals the heap probe and waits for its next line that has `field`. */
+async function probe(server: ServiceProcess, field: 'used' | 'settled', after: number): Promise<Probe> {
+  if (field === 'used') process.kill(server.pid ?? 0, 'SIGWINCH');
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    const line = server.output
+      .slice(after)
+      .find((entry) => entry.line.startsWith('heap-probe ') && entry.line.includes(`"${field}"`));
+    if (line !== undefined) return JSON.parse(line.line.slice('heap-probe '.length)) as Probe;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the heap probe did not answer');
+}
+
+/** Bytes allocated per GET, or undefined when a collection ran among the GETs (the figure would be low). */
+async function bytesPerGet(subject: Subject): Promise<number | undefined> {
+  const headers: Record<string, string> = {};
+  if (subject.token !== undefined) headers.authorization = `Bearer ${subject.token}`;
+  const get = async () => {
+    const response = await fetch(subject.url, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${subject.url} answered ${response.status}`);
+  };
+  for (let warm = 0; warm < 200; warm++) await get();
+  let mark = subject.server.output.length;
+  await probe(subject.server, 'used', mark);
+  const before = await probe(subject.server, 'settled', mark);
+  mark = subject.server.output.length;
+  for (let index = 0; index < GETS; index++) await get();
+  const after = await probe(subject.server, 'used', mark);
+  await probe(subject.server, 'settled', mark);
+  if (after.gcs !== before.gcs) return undefined;
+  return ((after.used ?? 0) - (before.settled ?? 0)) / GETS;
+}
+
+async function rssAfterLoad(subject: Subject): Promise<{ loaded: number; settled: number; rps: number }> {
+  const figures = await load(subject.url, {
+    connections: CONNECTIONS,
+    seconds: LOAD_SECONDS,
+    token: subject.token,
+  });
+  const loaded = (await subject.server.rss('VmRSS')) ?? NaN;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+  const settled = (await subject.server.rss('VmRSS')) ?? NaN;
+  return { loaded, settled, rps: figures.requestsPerSecond };
+}
+
+/** The service, an asset to GET, and the bare app serving the same JSON; `flags`: node flags of both. */
+async function startSubjects(flags: string[]): Promise<{ subjects: Subject[]; stop: () => Promise<void> }> {
+  const preload = flags.length > 0 ? [...flags, '-r', './bench/heap-probe.js'] : [];
+  const bench: BenchService = await startBenchService(
+    {},
+    { args: [...preload, 'dist/apps/api/src/main.js'], readyPath: '/health/live' },
+    true,
+  );
+  const base = bench.service.baseUrl;
+  const asset = await createAsset(base, bench.token);
+  const assetUrl = `${base}${asset}`;
+  const json = await (await fetch(assetUrl, { headers: { authorization: `Bearer ${bench.token}` } })).text();
+  const bare = new ServiceProcess({ BARE_JSON: json }, false, {
+    args: [...preload, 'bench/bare-nest-app.js'],
+    readyPath: '/bare',
+  });
+  bare.keepOutput = true;
+  await bare.start();
+  return {
+    subjects: [
+      { name: 'service `GET /rest/assets/{id}`', server: bench.service, url: assetUrl, token: bench.token },
+      { name: 'bare Nest, pass-through text', server: bare, url: `${bare.baseUrl}/bare/text` },
+      { name: 'bare Nest, parse + serialise', server: bare, url: `${bare.baseUrl}/bare` },
+    ],
+    stop: async () => {
+      await bare.kill();
+      await bench.stop();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = os.loadavg()[0];
+  const allocation = new Map<string, number | undefined>();
+  const probed = await startSubjects(PROBE_FLAGS);
+  try {
+    for (const subject of probed.subjects) {
+      console.log(`allocation per GET: ${subject.name}`);
+      allocation.set(subject.name, await bytesPerGet(subject));
+    }
+  } finally {
+    await probed.stop();
+  }
+  const memory = new Map<string, { loaded: number; settled: number; rps: number }>();
+  const plain = await startSubjects([]);
+  try {
+    // The bare app's two routes share a process: its RSS after the pass-through load is its floor.
+    for (const subject of plain.subjects.slice(0, 2)) {
+      console.log(`RSS under load: ${subject.name}`);
+      memory.set(subject.name, await rssAfterLoad(subject));
+    }
+  } finally {
+    await plain.stop();
+  }
+  const service = allocation.get(probed.subjects[0].name);
+  const lines = [
+    '# Read path: allocation per GET and RSS under load (issue 29)',
+    '',
+    `Command: \`npm run bench -- read-allocation\` (BENCH_GETS=${GETS}, BENCH_LOAD_SECONDS=${LOAD_SECONDS},` +
+      ` BENCH_SETTLE_SECONDS=${SETTLE_SECONDS}). All servers side by side in this run, one after the other.`,
+    `Machine: ${os.cpus().length} cores, load average ${loadAtStart.toFixed(2)} at the start,` +
+      ` ${os.loadavg()[0].toFixed(2)} at the end (shared with other work).`,
+    '',
+    '| server | bytes allocated per GET (V8 heap) | service ÷ this | RSS after load MB | RSS settled MB | req/s under load |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const subject of probed.subjects) {
+    const bytes = allocation.get(subject.name);
+    const rss = memory.get(subject.name);
+    const cell = (value: number | undefined, digits: number) =>
+      value === undefined ? '—' : value.toFixed(digits);
+    lines.push(
+      `| ${subject.name} | ${bytes === undefined ? 'a GC ran, not measured' : Math.round(bytes)} | ` +
+        `${cell(bytes === undefined || service === undefined ? undefined : service / bytes, 2)} | ` +
+        `${cell(rss && rss.loaded / MiB, 0)} | ${cell(rss && rss.settled / MiB, 0)} | ${cell(rss?.rps, 0)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Allocation: ${GETS} sequential GETs after 200 warm-up ones, V8 used heap before (after a full GC) and after,`,
+    'no collection in between (young generation 256 MB); RSS: autocannon with 32 connections, then idle.',
+    '',
+  );
+  const report = lines.join('\n');
+  console.log(report);
+  fs.writeFileSync(path.join(__dirname, 'results', 'read-allocation.md'), report);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
