@@ -73,10 +73,12 @@ export async function jpegWithIptcKeywords(keywords: string[], seed: number): Pr
 /** What a spec compares of an asset: its values by attribute label, and its content's digest. */
 export async function assetView(
   t: TestApp,
+  /** The asset's URL or path. */
   url: string,
 ): Promise<{ values: Record<string, string>; contentSha256: string | null; categoryPaths: string[] }> {
   const { get } = bearerRequests(() => t);
-  const asset = (await get(new URL(url).pathname, t.adminToken).expect(200)).body as {
+  const where = url.startsWith('/') ? url : new URL(url).pathname;
+  const asset = (await get(where, t.adminToken).expect(200)).body as {
     attributes: Array<{ name: string; value: string }>;
     contentSha256: string | null;
   };
