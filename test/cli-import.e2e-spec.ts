@@ -76,9 +76,9 @@ describe('dam import', () => {
     expect(notes.categoryPaths).toEqual(['trips']);
     expect(top.categoryPaths).toEqual([]);
     expect(top.values['Original filename']).toBe('top.txt');
-    // Every upload asked for the embedded data.
+    // Every upload asked for the embedded data (a request the server failed with a 5xx is sent again).
     const contentPuts = proxy.take().filter((request) => /^PUT \/rest\/assets\/\d+\/content/.test(request));
-    expect(contentPuts).toHaveLength(3);
+    expect(new Set(contentPuts).size).toBe(3);
     expect(contentPuts.every((request) => request.endsWith('?extractEmbeddedData=true'))).toBe(true);
 
     // The same import again sends nothing: every file is unchanged, and only reads went out.

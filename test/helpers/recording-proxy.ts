@@ -18,7 +18,8 @@ export class RecordingProxy {
       this.requests.push(`${request.method} ${request.url}`);
       const upstream = http.request(
         `${this.target}${request.url}`,
-        { method: request.method, headers: request.headers },
+        // A fresh connection each time: a pooled one the app closed meanwhile would fail the request.
+        { method: request.method, headers: request.headers, agent: false },
         (answer) => this.relay(request, answer, response),
       );
       upstream.on('error', () => response.destroy());
