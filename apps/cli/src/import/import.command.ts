@@ -75,7 +75,7 @@ export async function runImport(args: string[], io: TransferIo): Promise<number>
     const report: ReportRow[] = new Array<ReportRow>(rows.length);
     try {
       await eachLimited(rows, options.parallel, async (row, index) => {
-        report[index] = await importer.import(row);
+        report[index] = await importer.import(row, index);
         progress.fileDone(report[index]);
       });
     } finally {

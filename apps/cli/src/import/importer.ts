@@ -52,10 +52,19 @@ export class Importer {
   /** Assets created by this run: never `unchanged` for another row of the same run. */
   private readonly createdNow = new Set<string>();
   private readonly levels = new Map<number, Promise<boolean>>();
+  /** Rows being hashed, by index: resolved once the row's digest is registered (or it failed). */
+  private readonly registering = new Map<number, Promise<void>>();
 
   constructor(private readonly settings: ImportSettings) {}
 
-  async import(row: ImportRow): Promise<ReportRow> {
+  /**
+   * `index` is the row's place in the import: of several files with the same bytes, the first in that
+   * order is the one imported, whatever order the workers finish hashing in. Call with increasing
+   * indexes (each call is made before the next row's).
+   */
+  async import(row: ImportRow, index: number): Promise<ReportRow> {
+    let registered: () => void = () => undefined;
+    this.registering.set(index, new Promise<void>((resolve) => (registered = resolve)));
     let size = 0;
     const result = (status: ImportStatus, asset = '', reason = ''): ReportRow => ({
       path: row.path,
@@ -64,12 +73,21 @@ export class Importer {
       reason,
     });
     try {
-      size = await this.sizeOf(row);
-      const hashes = await hashFile(row.file, this.settings.chunkSize);
+      let hashes: FileHashes;
+      let earlier: Promise<string | undefined> | undefined;
       let settle: (asset: string | undefined) => void = () => undefined;
-      const earlier = this.firstByDigest.get(hashes.sha256);
-      if (earlier === undefined) {
-        this.firstByDigest.set(hashes.sha256, new Promise((resolve) => (settle = resolve)));
+      try {
+        size = await this.sizeOf(row);
+        hashes = await hashFile(row.file, this.settings.chunkSize);
+        // The rows before this one register their digests first.
+        await Promise.all([...this.registering].filter(([other]) => other < index).map(([, done]) => done));
+        earlier = this.firstByDigest.get(hashes.sha256);
+        if (earlier === undefined) {
+          this.firstByDigest.set(hashes.sha256, new Promise((resolve) => (settle = resolve)));
+        }
+      } finally {
+        this.registering.delete(index);
+        registered();
       }
       try {
         const prior = earlier === undefined ? undefined : await earlier;
