@@ -2,12 +2,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bearerRequests } from './helpers/bearer-requests';
 import { contentRequests, fetchSigned, sha256 } from './helpers/content-fixtures';
 import { Grants } from './helpers/grant-fixtures';
+import { RecordingProxy } from './helpers/recording-proxy';
 import { TestApp, TestUser } from './helpers/test-app';
 
 jest.setTimeout(120_000);
@@ -18,44 +18,33 @@ const KiB = 1024;
  * A proxy in front of the app that records the chunk PUTs passing through and, from `holdFrom` on,
  * forwards a chunk but never answers it: a client whose network died after the server stored the chunk.
  */
-class ChunkProxy {
-  readonly sent: number[] = [];
+class ChunkProxy extends RecordingProxy {
   holdFrom = Number.POSITIVE_INFINITY;
   private readonly held: http.ServerResponse[] = [];
   private waiters: Array<{ count: number; resolve: () => void }> = [];
-  private server!: http.Server;
-  url = '';
 
-  constructor(private readonly target: string) {}
-
-  async start(): Promise<void> {
-    this.server = http.createServer((request, response) => {
-      const chunk = /^\/rest\/temp-chunked-files\/[0-9a-f-]{36}\/(\d+)$/.exec(request.url ?? '');
-      const index = chunk !== null && request.method === 'PUT' ? Number(chunk[1]) : undefined;
-      if (index !== undefined) this.sent.push(index);
-      const upstream = http.request(
-        `${this.target}${request.url}`,
-        { method: request.method, headers: request.headers },
-        (answer) => {
-          if (index !== undefined && index >= this.holdFrom) {
-            answer.resume();
-            this.held.push(response);
-            this.waiters = this.waiters.filter((waiter) => {
-              if (this.held.length < waiter.count) return true;
-              waiter.resolve();
-              return false;
-            });
-            return;
-          }
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        },
-      );
-      upstream.on('error', () => response.destroy());
-      request.pipe(upstream);
+  /** The indexes of the chunk PUTs sent so far. */
+  get sent(): number[] {
+    return this.requests.flatMap((request) => {
+      const index = chunkIndex(request);
+      return index === undefined ? [] : [index];
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  protected override relay(
+    request: http.IncomingMessage,
+    answer: http.IncomingMessage,
+    response: http.ServerResponse,
+  ): void {
+    const index = chunkIndex(`${request.method} ${request.url}`);
+    if (index === undefined || index < this.holdFrom) return super.relay(request, answer, response);
+    answer.resume();
+    this.held.push(response);
+    this.waiters = this.waiters.filter((waiter) => {
+      if (this.held.length < waiter.count) return true;
+      waiter.resolve();
+      return false;
+    });
   }
 
   /** Resolves once `count` chunk answers are held back. */
@@ -64,11 +53,15 @@ class ChunkProxy {
     return new Promise((resolve) => this.waiters.push({ count, resolve }));
   }
 
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     for (const response of this.held) response.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await super.stop();
   }
+}
+
+function chunkIndex(request: string): number | undefined {
+  const chunk = /^PUT \/rest\/temp-chunked-files\/[0-9a-f-]{36}\/(\d+)$/.exec(request);
+  return chunk === null ? undefined : Number(chunk[1]);
 }
 
 interface Run {
@@ -150,7 +143,7 @@ describe('dam upload (the resumable upload client)', () => {
 
     // Second run: it asks which chunks arrived (0 to 12) and sends only the others.
     proxy.holdFrom = Number.POSITIVE_INFINITY;
-    proxy.sent.length = 0;
+    proxy.take();
     const second = await runClient(args, clientEnv(editor.token)).done;
     expect(second.stderr).toContain('resuming');
     expect(second.code).toBe(0);

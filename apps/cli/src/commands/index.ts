@@ -6,6 +6,7 @@ import { issueTokenCommand } from './issue-token.command';
 import { jobsListCommand, jobsRunCommand } from './jobs.command';
 import { migrateCommand } from './migrate.command';
 import { purgeTempFilesCommand } from './purge-temp-files.command';
+import { exportCommand, importCommand } from './transfer.commands';
 import { uploadCommand } from './upload.command';
 import {
   resetPasswordCommand,
@@ -31,5 +32,7 @@ export const COMMANDS: CliCommand[] = [
   jobsListCommand,
   jobsRunCommand,
   uploadCommand,
+  importCommand,
+  exportCommand,
   helpCommand(() => COMMANDS),
 ];

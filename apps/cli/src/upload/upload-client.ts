@@ -3,6 +3,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { attachment, DamHttp, digestField, RETRY_DELAYS_MS, UploadFailed } from './dam-http';
+
+export { accessToken, UploadFailed } from './dam-http';
 
 /**
  * The `dam upload` client: an HTTP client of the temp chunked file endpoints, nothing of the service's
@@ -23,7 +26,16 @@ export interface UploadOptions {
   stateDir?: string;
   /** Attempts per request when the network or the server (5xx) fails. */
   attempts?: number;
+  /** `extractEmbeddedData=true` on the content PUT (`dam import`). */
+  extractEmbeddedData?: boolean;
+  /** The file's hashes when the caller has read it already (same chunk size), so it is not read twice. */
+  hashes?: FileHashes;
   progress: UploadProgress;
+}
+
+export interface FileHashes {
+  sha256: string;
+  chunks: Array<{ size: number; sha256: string }>;
 }
 
 export interface UploadProgress {
@@ -41,9 +53,6 @@ export interface UploadResult {
   total: number;
 }
 
-/** A request the server refused (4xx) or kept failing (5xx, network): the message says which and why. */
-export class UploadFailed extends Error {}
-
 interface UploadState {
   tempFileUrl: string;
   size: number;
@@ -57,14 +66,12 @@ interface ChunkSummary {
   sha256: string | null;
 }
 
-const RETRY_DELAYS_MS = [500, 1500, 4000];
-
 export async function uploadFile(options: UploadOptions): Promise<UploadResult> {
   const file = await realpath(options.file);
   const { size, mtimeMs } = await stat(file);
   if (size === 0) throw new UploadFailed(`${options.file} is empty`);
   const http = new DamHttp(options.token, options.attempts ?? RETRY_DELAYS_MS.length + 1);
-  const hashes = await hashFile(file, options.chunkSize);
+  const hashes = options.hashes ?? (await hashFile(file, options.chunkSize));
   const statePath = path.join(
     options.stateDir ?? path.join(os.homedir(), '.dam', 'uploads'),
     `${sha256Hex(`${options.baseUrl}\n${options.assetId}\n${file}`)}.json`,
@@ -109,7 +116,8 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
       await handle.close();
     }
     const assetUrl = `${options.baseUrl}/rest/assets/${options.assetId}`;
-    const answer = await http.send('PUT', `${assetUrl}/content`, {
+    const query = options.extractEmbeddedData === true ? '?extractEmbeddedData=true' : '';
+    const answer = await http.send('PUT', `${assetUrl}/content${query}`, {
       headers: {
         'Content-Type': 'application/octet-stream',
         'Content-Disposition': attachment(path.basename(options.file)),
@@ -132,10 +140,7 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
 }
 
 /** The SHA-256 of each chunk and of the whole file, in one sequential read. */
-async function hashFile(
-  file: string,
-  chunkSize: number,
-): Promise<{ sha256: string; chunks: Array<{ size: number; sha256: string }> }> {
+export async function hashFile(file: string, chunkSize: number): Promise<FileHashes> {
   const whole = createHash('sha256');
   const chunks: Array<{ size: number; sha256: string }> = [];
   let current = createHash('sha256');
@@ -202,99 +207,4 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
 
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** RFC 9530 `sha-256=:<base64>:`. */
-function digestField(sha256: Buffer): string {
-  return `sha-256=:${sha256.toString('base64')}:`;
-}
-
-/** `attachment; filename="..."` with an RFC 8187 `filename*` for names that are not plain ASCII. */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return ascii === name
-    ? `attachment; filename="${name}"`
-    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-/** fetch with the bearer token, retries of network failures and 5xx, and readable errors. */
-class DamHttp {
-  constructor(
-    private readonly token: string,
-    private readonly attempts: number,
-  ) {}
-
-  async json<T>(method: string, url: string, options: { allow404?: boolean } = {}): Promise<T | undefined> {
-    const answer = await this.send(method, url, {
-      headers: { Accept: 'application/json' },
-      allow404: options.allow404,
-    });
-    if (answer.status === 404) return undefined;
-    return (await answer.json()) as T;
-  }
-
-  async send(
-    method: string,
-    url: string,
-    options: { body?: Buffer; headers?: Record<string, string>; allow404?: boolean } = {},
-  ): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
-      let answer: Response;
-      try {
-        answer = await fetch(url, {
-          method,
-          headers: { Authorization: `Bearer ${this.token}`, ...options.headers },
-          body: options.body === undefined ? undefined : new Uint8Array(options.body),
-        });
-      } catch (error) {
-        if (attempt < this.attempts) {
-          await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 4000);
-          continue;
-        }
-        const cause = (error as { cause?: { message?: string } }).cause?.message;
-        throw new UploadFailed(`${method} ${url} failed: ${cause ?? (error as Error).message}`);
-      }
-      if (answer.ok || (answer.status === 404 && options.allow404 === true)) return answer;
-      const text = (await answer.text()).trim().slice(0, 500);
-      if (answer.status >= 500 && attempt < this.attempts) {
-        await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 4000);
-        continue;
-      }
-      throw new UploadFailed(`${method} ${url} answered ${answer.status}${text === '' ? '' : `: ${text}`}`);
-    }
-  }
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An access token: DAM_TOKEN, or the client credentials grant with a client id and secret. */
-export async function accessToken(
-  baseUrl: string,
-  credentials: { token?: string; clientId?: string; clientSecret?: string },
-): Promise<string> {
-  if (credentials.token !== undefined) return credentials.token;
-  if (credentials.clientId === undefined || credentials.clientSecret === undefined) {
-    throw new UploadFailed('set DAM_TOKEN, or DAM_CLIENT_ID and DAM_CLIENT_SECRET');
-  }
-  let answer: Response;
-  try {
-    answer = await fetch(`${baseUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: credentials.clientId,
-        client_secret: credentials.clientSecret,
-      }).toString(),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new UploadFailed(`${baseUrl}/oauth/token failed: ${cause ?? (error as Error).message}`);
-  }
-  if (!answer.ok) {
-    throw new UploadFailed(
-      `${baseUrl}/oauth/token answered ${answer.status}: ${(await answer.text()).trim()}`,
-    );
-  }
-  return ((await answer.json()) as { access_token: string }).access_token;
 }

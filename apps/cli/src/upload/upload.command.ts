@@ -1,6 +1,8 @@
 import { SingleBar } from 'cli-progress';
-import { parseArgs } from 'node:util';
+import { failureCode, parseClientArgs, UploadUsage } from './client-command';
 import { accessToken, UploadFailed, uploadFile, UploadProgress } from './upload-client';
+
+export { UploadUsage } from './client-command';
 
 export interface UploadIo {
   env: NodeJS.ProcessEnv;
@@ -18,9 +20,6 @@ export const UPLOAD_SUMMARY =
 const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
 const MAX_CHUNK_SIZE = 1024 * 1024 * 1024;
 
-/** The command line or the settings are wrong. */
-export class UploadUsage extends Error {}
-
 /**
  * `dam upload FILE --asset ID` (also `npm run cli -- upload ...`): prints the asset URL on stdout and
  * returns 0; 1 with a one-line message on stderr when a request failed (its status and the server's
@@ -31,15 +30,7 @@ export async function runUpload(args: string[], io: UploadIo): Promise<number> {
     await upload(args, io);
     return 0;
   } catch (error) {
-    if (error instanceof UploadUsage) {
-      io.stderr(`${error.message}\nusage: dam upload ${UPLOAD_SYNOPSIS}`);
-      return 2;
-    }
-    if (error instanceof UploadFailed) {
-      io.stderr(`upload failed: ${error.message}`);
-      return 1;
-    }
-    throw error;
+    return failureCode(error, io, 'upload', UPLOAD_SYNOPSIS);
   }
 }
 
@@ -76,26 +67,16 @@ function env(environment: NodeJS.ProcessEnv, name: string): string | undefined {
 }
 
 function readCommandLine(args: string[], environment: NodeJS.ProcessEnv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        asset: { type: 'string' },
-        parallel: { type: 'string' },
-        'chunk-size': { type: 'string' },
-        'as-new-version': { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    throw new UploadUsage((error as Error).message);
-  }
-  const [file, ...extra] = parsed.positionals;
-  if (file === undefined) throw new UploadUsage('missing FILE');
-  if (extra.length > 0) throw new UploadUsage(`unexpected argument "${extra[0]}"`);
-  const { values } = parsed;
+  const { positional: file, values } = parseClientArgs(
+    args,
+    {
+      asset: { type: 'string' },
+      parallel: { type: 'string' },
+      'chunk-size': { type: 'string' },
+      'as-new-version': { type: 'boolean' },
+    },
+    'FILE',
+  );
   if (values.asset === undefined || !/^\d{1,10}$/.test(values.asset) || Number(values.asset) < 1) {
     throw new UploadUsage('--asset must name an asset id');
   }
@@ -117,14 +98,14 @@ function readCommandLine(args: string[], environment: NodeJS.ProcessEnv) {
   };
 }
 
-/** `1048576`, `512K`, `8M`, `1G` (binary units). */
-function chunkSizeOf(raw: string | undefined): number {
+/** `1048576`, `512K`, `8M`, `1G` (binary units); `name` is the option or variable, for the message. */
+export function chunkSizeOf(raw: string | undefined, name = '--chunk-size'): number {
   if (raw === undefined) return DEFAULT_CHUNK_SIZE;
   const match = /^(\d{1,10})([KMG]?)(i?B)?$/i.exec(raw.trim());
   const unit = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match?.[2] ?? '').toUpperCase()] ?? 1;
   const size = match === null ? NaN : Number(match[1]) * unit;
   if (!Number.isSafeInteger(size) || size < 1024 || size > MAX_CHUNK_SIZE) {
-    throw new UploadUsage('--chunk-size must be from 1K to 1G (bytes, or with K, M, G)');
+    throw new UploadUsage(`${name} must be from 1K to 1G (bytes, or with K, M, G)`);
   }
   return size;
 }
