@@ -1,9 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+/** The images every previewable file gets (JPEGs). */
 export const RENDITION_KINDS = ['thumbnail', 'preview', 'display', 'large'] as const;
-export type RenditionKind = (typeof RENDITION_KINDS)[number];
+export type ImageRenditionKind = (typeof RENDITION_KINDS)[number];
+/** `video`: a video's web proxy (MP4, H.264/AAC, at most 720p). */
+export type RenditionKind = ImageRenditionKind | 'video';
 
-/** A JPEG generated from the asset's current file. */
+/** A JPEG generated from the asset's current file, or a video's web proxy. */
 @Entity('asset_renditions')
 export class AssetRenditionEntity {
   @PrimaryColumn({ name: 'asset_id', type: 'integer' })
