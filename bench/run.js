@@ -14,6 +14,7 @@ const ALL = [
   'asset-search',
   'oidc-token',
   'token-flood',
+  'previews',
 ];
 const args = process.argv.slice(2);
 const env = args.includes('--mysql') ? { ...process.env, DAM_TEST_MATRIX: 'mysql' } : process.env;

@@ -52,7 +52,7 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
         }
       } else if (lacking.length > 0) {
         for (const { file } of lacking)
-          this.renditions.generateLater(file.assetId, file.id, file.contentType);
+          await this.renditions.generateLater(file.assetId, file.id, file.contentType);
         await this.renditions.idle();
         const still = new Map(
           (await this.lacking(lacking.map(({ file }) => file))).map((entry) => [entry.file.id, entry]),

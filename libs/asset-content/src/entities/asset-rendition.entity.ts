@@ -30,6 +30,14 @@ export class AssetRenditionEntity {
   @Column({ name: 'source_file_id', type: 'integer' })
   sourceFileId: number;
 
+  /** A video's duration, on its proxy's row (null elsewhere). */
+  @Column({ name: 'duration_ms', type: 'integer', nullable: true })
+  durationMs: number | null;
+
+  /** A video's codec as ffmpeg names it (`h264`, `prores`), on its proxy's row. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  codec: string | null;
+
   @Column({ name: 'created_at', type: 'datetime' })
   createdAt: Date;
 }

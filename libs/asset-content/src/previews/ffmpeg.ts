@@ -73,34 +73,28 @@ export class Ffmpeg {
 
   /** The web proxy: H.264/AAC MP4 inside 1280×720, `moov` first so that players start and seek at once. */
   async proxy(input: string, facts: VideoFacts, output: string): Promise<void> {
-    const { width, height } = PROXY_BOX;
-    const fit = `scale=w='min(${width},iw)':h='min(${height},ih)':force_original_aspect_ratio=decrease`;
-    await this.run(
-      ['-i', input],
-      [
-        '-map',
-        '0:v:0',
-        ...(facts.hasAudio ? ['-map', '0:a:0'] : []),
-        '-vf',
-        `${fit},scale=trunc(iw/2)*2:trunc(ih/2)*2`,
-      ],
-      [
-        ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'],
-        ...(facts.hasAudio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : []),
-        ...['-movflags', '+faststart', '-f', 'mp4', output],
-      ],
-    );
+    const [inputArgs, filters, outputArgs] = proxyArguments(input, facts, output);
+    await this.run(inputArgs, filters, outputArgs);
+  }
+
+  /** The whole command line of `proxy` (bench/previews.bench.ts runs it alone to compare). */
+  proxyCommand(input: string, facts: VideoFacts, output: string): string[] {
+    return this.commandLine(...proxyArguments(input, facts, output));
   }
 
   /** Input options and input, filters, output options: the thread limit on decoding, filters and encoding. */
-  private async run(input: string[], filters: string[], output: string[]): Promise<void> {
+  private commandLine(input: string[], filters: string[], output: string[]): string[] {
     const threads = String(this.threads);
+    return [
+      ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-threads', threads, ...input],
+      ...['-filter_threads', threads, ...filters, '-threads', threads, ...output],
+    ];
+  }
+
+  private async run(input: string[], filters: string[], output: string[]): Promise<void> {
     const { code, stderr } = await runDecoder(
       this.binary,
-      [
-        ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-threads', threads, ...input],
-        ...['-filter_threads', threads, ...filters, '-threads', threads, ...output],
-      ],
+      this.commandLine(input, filters, output),
       this.limits,
     );
     if (code !== 0) {
@@ -108,4 +102,22 @@ export class Ffmpeg {
       throw new DecoderFailed(`ffmpeg exited with ${code}: ${last.slice(0, 300)}`);
     }
   }
+}
+
+/** The proxy's input, filters and output options. */
+function proxyArguments(input: string, facts: VideoFacts, output: string): [string[], string[], string[]] {
+  const { width, height } = PROXY_BOX;
+  const fit = `scale=w='min(${width},iw)':h='min(${height},ih)':force_original_aspect_ratio=decrease`;
+  return [
+    ['-i', input],
+    [
+      ...['-map', '0:v:0', ...(facts.hasAudio ? ['-map', '0:a:0'] : [])],
+      ...['-vf', `${fit},scale=trunc(iw/2)*2:trunc(ih/2)*2`],
+    ],
+    [
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p'],
+      ...(facts.hasAudio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : []),
+      ...['-movflags', '+faststart', '-f', 'mp4', output],
+    ],
+  ];
 }
