@@ -43,7 +43,12 @@ describe('an api process and a rendition worker on one database', () => {
     api = new ServiceProcess(env('api'));
     api.keepOutput = true;
     await api.start().catch((error: Error) => {
-      throw new Error(`${error.message}: ${api.output.map(({ line }) => line).join('\n').slice(-2000)}`);
+      throw new Error(
+        `${error.message}: ${api.output
+          .map(({ line }) => line)
+          .join('\n')
+          .slice(-2000)}`,
+      );
     });
     worker = new ServiceProcess(env('worker'));
     worker.readyPath = '/health/live';
