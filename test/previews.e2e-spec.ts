@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import sharp from 'sharp';
 import { RenditionsService } from '@dam/asset-content';
 import { bearerRequests } from './helpers/bearer-requests';
@@ -164,5 +167,38 @@ describe('previews of videos and PDFs', () => {
       );
       expect([kind, outcome, line.test(metrics.text)]).toEqual([kind, outcome, true]);
     }
+  });
+});
+
+/** DAM_RENDITION_TIMEOUT_SECONDS: a decoder still running then is killed; the file gets no rendition. */
+describe('previews past the time limit', () => {
+  let t: TestApp;
+  let folder: string;
+  const { get } = bearerRequests(() => t);
+  const { newAsset, upload } = contentRequests(() => t);
+
+  beforeAll(async () => {
+    // An "ffmpeg" that never answers (DAM_FFMPEG_PATH names any program).
+    folder = mkdtempSync(path.join(tmpdir(), 'dam-hung-ffmpeg-'));
+    const hung = path.join(folder, 'ffmpeg');
+    writeFileSync(hung, '#!/bin/sh\nexec sleep 600\n', { mode: 0o755 });
+    t = await TestApp.start({ env: { DAM_FFMPEG_PATH: hung, DAM_RENDITION_TIMEOUT_SECONDS: '1' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('kills the decoder, counts the rendition as timed out, and keeps the upload', async () => {
+    const { level } = await defaultLevelWith(t, new Grants(t), []);
+    const asset = await newAsset(level);
+    await upload(asset, t.adminToken, testVideo({ seconds: 1, width: 64, height: 48 }), 'clip.mp4').expect(
+      200,
+    );
+    await t.app.get(RenditionsService).idle();
+    await get(`${asset}/thumbnail`, t.adminToken).expect(404);
+    await get(`${asset}/content`, t.adminToken).redirects(0).expect(303);
+    const metrics = await t.http.get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/^dam_renditions_total\{kind="video",outcome="timed_out"\} 1$/m);
   });
 });
