@@ -16,6 +16,7 @@ const MYSQL_ONLY = [
   'job-runs-instances',
   'search-read-replica',
   'health-database-hang',
+  'rendition-workers',
 ];
 
 /**

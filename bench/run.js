@@ -17,6 +17,7 @@ const ALL = [
   'shares',
   'token-flood',
   'read-allocation',
+  'previews',
 ];
 const args = process.argv.slice(2);
 const env = args.includes('--mysql') ? { ...process.env, DAM_TEST_MATRIX: 'mysql' } : process.env;

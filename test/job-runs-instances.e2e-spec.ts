@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
-import { createTestDatabase, TestDatabase } from './helpers/databases';
+import { createTestDatabase, sqlOn, TestDatabase } from './helpers/databases';
 import { startObjectStore, TestObjectStore } from './helpers/object-store';
 import { ServiceProcess } from './helpers/service-process';
 
@@ -26,15 +25,7 @@ describe('maintenance jobs on two instances', () => {
   const clientId = 'job-runs';
   const clientSecret = randomBytes(18).toString('base64url');
   const releaseFile = () => path.join(database.dataDir, 'release-slow-job');
-  const sql = async <T>(statement: string, values: unknown[] = []): Promise<T[]> => {
-    const connection = await createConnection(database.databaseUrl ?? '');
-    try {
-      const [rows] = await connection.query(statement, values);
-      return rows as T[];
-    } finally {
-      await connection.end();
-    }
-  };
+  const sql = <T>(statement: string, values: unknown[] = []) => sqlOn<T>(database, statement, values);
   const on = (service: ServiceProcess) => ({
     get: (p: string) => request(service.baseUrl).get(p).auth(token, { type: 'bearer' }),
     post: (p: string) => request(service.baseUrl).post(p).auth(token, { type: 'bearer' }).send({}),

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
 import { fetchSigned, sha256 } from './helpers/content-fixtures';
-import { createTestDatabase, TestDatabase } from './helpers/databases';
+import { createTestDatabase, sqlOn, TestDatabase } from './helpers/databases';
 import { startObjectStore, TestObjectStore } from './helpers/object-store';
 import { pseudoRandomBlocks } from './helpers/raw-http';
 import { ServiceProcess } from './helpers/service-process';
@@ -45,15 +44,7 @@ describe('two API instances on one database and one object store', () => {
       request(service.baseUrl).post(path).auth(token, { type: 'bearer' }).send(body),
     put: (path: string) => request(service.baseUrl).put(path).auth(token, { type: 'bearer' }),
   });
-  const sql = async <T>(statement: string, values: unknown[] = []): Promise<T[]> => {
-    const connection = await createConnection(database.databaseUrl ?? '');
-    try {
-      const [rows] = await connection.query(statement, values);
-      return rows as T[];
-    } finally {
-      await connection.end();
-    }
-  };
+  const sql = <T>(statement: string, values: unknown[] = []) => sqlOn<T>(database, statement, values);
 
   beforeAll(async () => {
     database = await createTestDatabase('mysql');

@@ -980,6 +980,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rest/assets/{id}/preview-video': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Preview video (assets) */
+    get: operations['AssetImages_previewVideo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rest/assets/{id}/conversion': {
     parameters: {
       query?: never;
@@ -2034,6 +2051,11 @@ export interface components {
       conversionUrl: string;
       /** Format: uri */
       unwatermarkedLargeImageUrl: string;
+      /**
+       * Format: uri
+       * @description Videos only: 303 to the web proxy (MP4, H.264/AAC, at most 720p) once it is made, 404 before
+       */
+      previewVideoUrl?: string;
       /** Format: uri */
       assetTypeUrl?: string;
     };
@@ -9173,6 +9195,67 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description To a signed URL of the large image */
+      303: {
+        headers: {
+          /** @description Where to go */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input (a parameter or the body); the message says which. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No valid bearer token (`WWW-Authenticate: Bearer`). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description The actor may not do this. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description No such resource (or not visible to the actor). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  AssetImages_previewVideo: {
+    parameters: {
+      query?: {
+        /** @description Act as this user, when the caller may (the impersonation rules) */
+        userId?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To a signed URL of the web proxy of a video (MP4, H.264/AAC, at most 720p; Range honoured) */
       303: {
         headers: {
           /** @description Where to go */

@@ -43,3 +43,18 @@ export async function createTestDatabase(matrix: Matrix = MATRIX): Promise<TestD
     },
   };
 }
+
+/** Runs one statement on a MySQL test database over a connection of its own (specs of several instances). */
+export async function sqlOn<T>(
+  database: TestDatabase,
+  statement: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const connection = await createConnection(database.databaseUrl ?? '');
+  try {
+    const [rows] = await connection.query(statement, values);
+    return rows as T[];
+  } finally {
+    await connection.end();
+  }
+}

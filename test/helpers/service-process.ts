@@ -32,6 +32,8 @@ export class ServiceProcess {
   baseUrl = '';
   /** Set before start(): keep what the process writes to stdout and stderr in `output`. */
   keepOutput = false;
+  /** Set before start(): ready once a GET of this path answers 200 (a DAM_ROLE=worker process serves no /rest). */
+  readyPath: string | undefined;
   /** Its output lines, each with the time it arrived (Date.now()). */
   readonly output: Array<{ at: number; line: string }> = [];
 
@@ -61,8 +63,9 @@ export class ServiceProcess {
     }
     const deadline = Date.now() + 90_000;
     for (;;) {
-      const ready = await fetch(`${this.baseUrl}${this.program?.readyPath ?? '/rest'}`).then(
-        (response) => response.status === (this.program === undefined ? 401 : 200),
+      const readyPath = this.program?.readyPath ?? this.readyPath;
+      const ready = await fetch(`${this.baseUrl}${readyPath ?? '/rest'}`).then(
+        (response) => response.status === (readyPath === undefined ? 401 : 200),
         () => false,
       );
       if (ready) return;

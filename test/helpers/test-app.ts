@@ -123,6 +123,8 @@ export class TestApp {
       DAM_JOBS_ENABLED: 'false',
       // No webhook deliveries in the background unless a spec asks (they would add statements anywhere).
       DAM_WEBHOOK_POLL_MS: '0',
+      // Renditions are claimed when this process queues them (no background polling between statement counts).
+      DAM_RENDITION_POLL_MS: '0',
     };
     if (this.database.databaseUrl !== undefined) env.DATABASE_URL = this.database.databaseUrl;
     if (matrix === 'mysql') {

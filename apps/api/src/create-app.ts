@@ -6,7 +6,7 @@ import { AppConfig } from '@dam/core';
 import { indexRoutes, NegotiatingExpressAdapter, TrustedOrigin } from '@dam/http';
 import { loggingParams, nestLoggerOf, pinoLevelOf } from '@dam/observability';
 import { AppModule } from './app.module';
-import { corsOptions, securityHeaders } from './http-semantics';
+import { corsOptions, securityHeaders, workerOnlyRoutes } from './http-semantics';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
 /** Builds the configured application; used by main.ts and by every end-to-end test. */
@@ -34,6 +34,7 @@ export async function createApp(
   // and CORS when DAM_CORS_ORIGINS is set.
   app.use(securityHeaders());
   app.use(new TrustedOrigin(config).middleware());
+  if (config.role === 'worker') app.use(workerOnlyRoutes());
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   app.enableShutdownHooks();
   // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory

@@ -121,3 +121,17 @@ export function headersSetBy(middleware: RequestHandler): Array<[string, string]
   if (!passed) throw new Error('the security headers middleware did not pass the request on at once');
   return [...headers];
 }
+
+/**
+ * DAM_ROLE=worker: the process makes renditions and answers only its health and its metrics; any other
+ * request is 404, so a load balancer that sends one there by mistake gets no half-served API.
+ */
+export function workerOnlyRoutes(): RequestHandler {
+  return (request, response, next) => {
+    if (/^\/(health|metrics)(\/|$|\?)/.test(request.url)) return next();
+    response
+      .status(404)
+      .type('text/plain')
+      .send('This instance is a rendition worker (DAM_ROLE=worker): it serves no API.');
+  };
+}

@@ -18,7 +18,10 @@ import { DuplicateContent } from './duplicate-content';
 import { EmbeddedDataReader } from './embedded-data.reader';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity } from './entities/asset-rendition.entity';
+import { RenditionTaskEntity } from './entities/rendition-task.entity';
 import { RegenerateRenditionsJob } from './regenerate-renditions.job';
+import { RenditionMaker } from './rendition-maker';
+import { RenditionTasksRepository } from './rendition-tasks.repository';
 import { RenditionsService } from './renditions.service';
 import { VerifyIntegrityJob } from './verify-integrity.job';
 
@@ -34,7 +37,7 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     AssetsModule,
     AttributesModule,
     TempChunkedFilesModule,
-    TypeOrmModule.forFeature([AssetFileEntity, AssetRenditionEntity]),
+    TypeOrmModule.forFeature([AssetFileEntity, AssetRenditionEntity, RenditionTaskEntity]),
   ],
   controllers: [AssetContentController, AssetImagesController],
   providers: [
@@ -46,6 +49,8 @@ import { VerifyIntegrityJob } from './verify-integrity.job';
     ContentObjects,
     DuplicateContent,
     EmbeddedDataReader,
+    RenditionMaker,
+    RenditionTasksRepository,
     RenditionsService,
     VerifyIntegrityJob,
     RegenerateRenditionsJob,

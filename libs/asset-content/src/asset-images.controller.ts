@@ -50,6 +50,17 @@ export class AssetImagesController {
     return this.redirect(actor, id, 'large', response);
   }
 
+  /** A video's web proxy (DESIGN §12): 404 until it is made, and for any other asset. */
+  @Get('preview-video')
+  @ApiRedirect('To a signed URL of the web proxy of a video (MP4, H.264/AAC, at most 720p; Range honoured)')
+  previewVideo(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+    @Res() response: Response,
+  ) {
+    return this.redirect(actor, id, 'video', response);
+  }
+
   /** Streams the converted image; a failure after the first byte can only cut the response short. */
   @Get('conversion')
   @ApiQuery({ name: 'width', required: false, schema: { type: 'integer', minimum: 1, maximum: 4096 } })

@@ -54,11 +54,12 @@ export class AssetImagesService {
     if (kind === 'large') await this.downloads.downloadableOrThrow(actor, id);
     else await this.reader.visibleOrThrow(actor, id);
     const rendition = await this.files.rendition(id, kind);
-    if (rendition === null) throw new UnknownResource(`asset ${id} has no ${kind} image (yet)`);
+    const what = kind === 'video' ? 'preview video' : `${kind} image`;
+    if (rendition === null) throw new UnknownResource(`asset ${id} has no ${what} (yet)`);
     return this.storage.signedGetUrl(rendition.storageKey, {
       expirySeconds: this.config.signedUrlTtlSeconds,
       contentType: rendition.contentType,
-      filename: `${kind}-${id}.jpg`,
+      filename: `${kind}-${id}.${kind === 'video' ? 'mp4' : 'jpg'}`,
     });
   }
 

@@ -250,7 +250,7 @@ export class AssetUploadsService implements OnModuleInit {
     }
     // Committed: the replaced objects were queued with the switch and go after the response.
     this.deletions.deleteSoon(switched.obsoleteKeys);
-    if (mode === 'direct') this.renditions.generateLater(id, switched.fileId, contentType);
+    if (mode === 'direct') await this.renditions.generateLater(id, switched.fileId, contentType);
     return { sha256: stored.sha256, size: stored.size, duplicateOf };
   }
 
@@ -316,7 +316,7 @@ export class AssetUploadsService implements OnModuleInit {
     await this.events.record(manager, AssetContentReplaced.of(this.urls, assetId, pending.uploadedByUserId));
     return async () => {
       this.deletions.deleteSoon(switched.obsoleteKeys);
-      this.renditions.generateLater(assetId, switched.fileId, pending.contentType);
+      await this.renditions.generateLater(assetId, switched.fileId, pending.contentType);
     };
   }
 }

@@ -86,6 +86,16 @@ export function isConvertibleImage(contentType: string): boolean {
   ].includes(contentType);
 }
 
+/** How renditions of a media type are made (DESIGN §12, "Previews"): none for the others. */
+export type PreviewSource = 'image' | 'video' | 'pdf';
+
+export function previewSourceOf(contentType: string): PreviewSource | undefined {
+  if (isConvertibleImage(contentType)) return 'image';
+  if (contentType.startsWith('video/')) return 'video';
+  if (contentType === 'application/pdf') return 'pdf';
+  return undefined;
+}
+
 /** Passes bytes through unchanged, keeping a copy of the first `SNIFF_BYTES`. */
 export function headCapture(): { stream: Transform; head: () => Buffer } {
   const parts: Buffer[] = [];

@@ -3,7 +3,7 @@ import { AppConfig } from '@dam/core';
 import { JobContext, MaintenanceJob } from '@dam/jobs';
 import { ObjectStorage } from '@dam/storage';
 import { AssetFilesRepository } from './asset-files.repository';
-import { isConvertibleImage } from './content-types';
+import { previewSourceOf } from './content-types';
 import { AssetFileEntity } from './entities/asset-file.entity';
 import { AssetRenditionEntity, RENDITION_KINDS } from './entities/asset-rendition.entity';
 import { RenditionsService } from './renditions.service';
@@ -12,10 +12,10 @@ import { RenditionsService } from './renditions.service';
 const BATCH = 50;
 
 /**
- * `regenerate-renditions`: for assets whose current file is a convertible image, regenerates the
- * renditions when one is missing (no row, or the row's object is gone; a failed generation leaves no
+ * `regenerate-renditions`: for assets whose current file is a convertible image, a video or a PDF,
+ * regenerates the renditions (a video's proxy too) when one is missing (no row, or the row's object is gone; a failed generation leaves no
  * row), through the renditions queue, and waits for it before the next batch. Images over
- * DAM_RENDITION_MAX_INPUT_BYTES are skipped (they never get renditions); an image still without its
+ * DAM_RENDITION_MAX_INPUT_BYTES are skipped (they never get renditions); a file still without its
  * renditions afterwards (refused or undecodable) is reported. A dry run only reports. Never deletes a
  * file; replaced renditions go as on any regeneration.
  */
@@ -23,7 +23,7 @@ const BATCH = 50;
 export class RegenerateRenditionsJob extends MaintenanceJob {
   readonly name = 'regenerate-renditions';
   readonly defaultCron = '*/30 * * * *';
-  readonly description = 'Regenerates missing or failed renditions of image assets';
+  readonly description = 'Regenerates missing or failed renditions of images, videos and PDFs';
 
   constructor(
     private readonly files: AssetFilesRepository,
@@ -40,7 +40,8 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
       if (current.length === 0) return;
       afterId = current[current.length - 1].id;
       const images = current.filter(
-        (file) => isConvertibleImage(file.contentType) && file.size <= this.config.renditionMaxInputBytes,
+        (file) =>
+          previewSourceOf(file.contentType) !== undefined && file.size <= this.config.renditionMaxInputBytes,
       );
       context.summary.examined += images.length;
       const lacking = await this.lacking(images);
@@ -51,7 +52,7 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
         }
       } else if (lacking.length > 0) {
         for (const { file } of lacking)
-          this.renditions.generateLater(file.assetId, file.id, file.contentType);
+          await this.renditions.generateLater(file.assetId, file.id, file.contentType);
         await this.renditions.idle();
         const still = new Map(
           (await this.lacking(lacking.map(({ file }) => file))).map((entry) => [entry.file.id, entry]),
@@ -84,7 +85,8 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
     for (const file of files) {
       const own = byAsset.get(file.assetId) ?? [];
       const missing: string[] = [];
-      for (const kind of RENDITION_KINDS) {
+      const kinds = [...RENDITION_KINDS, ...(previewSourceOf(file.contentType) === 'video' ? ['video'] : [])];
+      for (const kind of kinds) {
         const row = own.find((candidate) => candidate.kind === kind);
         if (row === undefined) missing.push(kind);
         else if ((await this.storage.stat(row.storageKey)) === undefined) missing.push(`${kind} object`);

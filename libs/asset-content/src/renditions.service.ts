@@ -1,143 +1,146 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@dam/core';
-import { ObjectStorage } from '@dam/storage';
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { AssetFilesRepository } from './asset-files.repository';
-import { ContentObjects } from './content-objects';
-import { isConvertibleImage } from './content-types';
-import { AssetRenditionEntity, RenditionKind } from './entities/asset-rendition.entity';
-import { ImageInputs, loadSharp } from './image-inputs';
+import { previewSourceOf } from './content-types';
+import { RenditionTaskEntity } from './entities/rendition-task.entity';
+import { RenditionMaker } from './rendition-maker';
 import { RenditionQueue } from './rendition-queue';
+import { RenditionTasksRepository } from './rendition-tasks.repository';
 
-/** Longest side of each rendition, in pixels. */
-export const RENDITION_SIZES: Record<RenditionKind, number> = {
-  thumbnail: 150,
-  preview: 400,
-  display: 800,
-  large: 1024,
-};
+export { fitInside, RENDITION_SIZES } from './rendition-maker';
 
-const LARGEST = Math.max(...Object.values(RENDITION_SIZES));
+/** A task claimed this many times without finishing (its worker died on it each time) is given up. */
+export const MAX_RENDITION_ATTEMPTS = 3;
+/** How often `idle()` looks at the queue while it waits. */
+const IDLE_CHECK_MS = 50;
 
 /**
- * Thumbnail, preview, display and large JPEGs of an asset's current image, generated with sharp in a
- * bounded background queue (DAM_RENDITION_CONCURRENCY, 1 by default) after the upload answered. The
- * source is read from a file, never buffered whole: it is decoded once, shrunk to the largest size, and
- * the four JPEGs are made from that. Images over DAM_RENDITION_MAX_INPUT_BYTES or
- * DAM_RENDITION_MAX_INPUT_PIXELS get none. Failures are logged, never thrown; a file replaced meanwhile
- * discards what was generated from it.
+ * The rendition queue (DESIGN §12, "Previews"): an upload queues its file's renditions as a row of
+ * `rendition_tasks` before it answers; workers, the processes with DAM_ROLE `worker` or `all`, claim the
+ * rows through the database with a lease they renew while they work and make the renditions
+ * (`RenditionMaker`), at most DAM_RENDITION_CONCURRENCY at a time each. An `api` process never makes
+ * any. A worker looks for work when its own process queued some, and every DAM_RENDITION_POLL_MS for the
+ * rest (other instances' uploads, expired claims of dead workers). Failures are logged, never thrown.
  */
 @Injectable()
-export class RenditionsService implements BeforeApplicationShutdown {
+export class RenditionsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Renditions');
   private readonly queue: RenditionQueue;
-  private readonly inputs: ImageInputs;
+  /** Identifies this process's claims. */
+  readonly holder = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly working = new Set<number>();
+  private filling: Promise<void> | undefined;
+  private refill = false;
+  private poller: NodeJS.Timeout | undefined;
+  private renewer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
-    private readonly files: AssetFilesRepository,
-    private readonly storage: ObjectStorage,
-    private readonly objects: ContentObjects,
-    config: AppConfig,
+    private readonly tasks: RenditionTasksRepository,
+    private readonly maker: RenditionMaker,
+    private readonly config: AppConfig,
   ) {
-    this.inputs = new ImageInputs(storage, config);
     this.queue = new RenditionQueue(config.renditionConcurrency);
   }
 
-  /** Queues generation without waiting for it. */
-  generateLater(assetId: number, fileId: number, contentType: string): void {
-    if (!isConvertibleImage(contentType)) return;
-    this.queue.add(`renditions of asset ${assetId}`, () => this.generate(assetId, fileId));
+  get isWorker(): boolean {
+    return this.config.role !== 'api';
   }
 
-  /** Resolves once every queued generation has finished (tests and shutdown wait on it). */
-  idle(): Promise<void> {
-    return this.queue.idle();
+  private get leaseMs(): number {
+    return this.config.previews.leaseSeconds * 1000;
   }
 
-  /** Generations queued or under way finish before the database closes. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.queue.idle();
+  onApplicationBootstrap(): void {
+    if (!this.isWorker) return;
+    const { pollMs } = this.config.previews;
+    if (pollMs > 0) this.poller = setInterval(() => this.poke(), pollMs).unref();
+    this.renewer = setInterval(() => void this.renew(), Math.max(200, this.leaseMs / 3)).unref();
+    // Work left by a previous run of this or another instance.
+    this.poke();
   }
 
-  private async generate(assetId: number, fileId: number): Promise<void> {
-    const file = await this.files.current(assetId);
-    if (file?.id !== fileId) return;
-    if (file.size > this.inputs.maxInputBytes) {
-      this.logger.log(
-        `asset ${assetId} gets no renditions: ${file.size} bytes, more than ${this.inputs.maxInputBytes}`,
-      );
+  /**
+   * Queues the renditions of the asset's file when its type has any (images, videos, PDFs); resolves once
+   * the task is recorded, not made. A failure to record it is logged (regenerate-renditions finds the gap).
+   */
+  async generateLater(assetId: number, fileId: number, contentType: string): Promise<void> {
+    if (previewSourceOf(contentType) === undefined) return;
+    try {
+      await this.tasks.enqueue(assetId, fileId);
+    } catch (error) {
+      this.logger.warn(`renditions of asset ${assetId} not queued: ${(error as Error).message}`);
       return;
     }
-    const sharp = await loadSharp();
-    const input = await this.inputs.open(file.storageKey);
-    let base: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
-    let source: { width: number; height: number };
-    try {
-      const metadata = await sharp(input.path, this.inputs.metadataOptions()).metadata();
-      const refusal = this.inputs.refusal(metadata.width, metadata.height);
-      if (refusal !== undefined) {
-        this.logger.log(`asset ${assetId} gets no renditions: ${refusal}`);
-        return;
-      }
-      // EXIF orientations 5 to 8 turn the image a quarter: its upright size has the sides swapped.
-      const turned = (metadata.orientation ?? 1) >= 5;
-      const [width, height] = [metadata.width ?? 1, metadata.height ?? 1];
-      source = turned ? { width: height, height: width } : { width, height };
-      base = await sharp(input.path, this.inputs.sharpOptions())
-        .rotate()
-        .resize(LARGEST, LARGEST, { fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .raw({ depth: 'uchar' })
-        .toBuffer({ resolveWithObject: true });
-    } finally {
-      await input.release();
-    }
+    this.poke();
+  }
 
-    const keys: string[] = [];
-    try {
-      const rows: AssetRenditionEntity[] = [];
-      for (const kind of Object.keys(RENDITION_SIZES) as RenditionKind[]) {
-        const size = RENDITION_SIZES[kind];
-        const { width, height, channels } = base.info;
-        // Sized from the source's own dimensions, as if resized from it directly (same rounding).
-        const target = fitInside(source, size);
-        const { data, info } = await sharp(base.data, { raw: { width, height, channels } })
-          .resize(target.width, target.height, { fit: 'fill' })
-          .jpeg({ quality: 82 })
-          .toBuffer({ resolveWithObject: true });
-        const key = `renditions/${assetId}/${kind}-${randomUUID()}`;
-        keys.push(key);
-        await this.storage.put(key, Readable.from([data]), { contentType: 'image/jpeg' });
-        rows.push(
-          Object.assign(new AssetRenditionEntity(), {
-            assetId,
-            kind,
-            storageKey: key,
-            contentType: 'image/jpeg',
-            width: info.width,
-            height: info.height,
-            sourceFileId: fileId,
-            createdAt: new Date(),
-          }),
-        );
-      }
-      await this.objects.discard(await this.files.saveRenditions(assetId, fileId, rows));
-    } catch (error) {
-      await this.objects.discard(keys);
-      throw error;
+  /** Resolves once the queue in the database is empty and nothing runs here (tests and jobs wait on it). */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.queue.idle();
+      if (this.filling !== undefined) await this.filling;
+      if (this.queue.size === 0 && (await this.tasks.count()) === 0) return;
+      this.poke();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_CHECK_MS));
     }
   }
-}
 
-/** The size of `source` fitted inside a `size`×`size` box, never enlarged. */
-export function fitInside(
-  source: { width: number; height: number },
-  size: number,
-): { width: number; height: number } {
-  const scale = Math.min(1, size / source.width, size / source.height);
-  return {
-    width: Math.max(1, Math.round(source.width * scale)),
-    height: Math.max(1, Math.round(source.height * scale)),
-  };
+  /** Renditions under way here finish (and release their tasks) before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poller);
+    if (this.filling !== undefined) await this.filling;
+    await this.queue.idle();
+    clearInterval(this.renewer);
+  }
+
+  /** Claims as many tasks as this worker has free slots for, soon (one claim round at a time). */
+  private poke(): void {
+    if (!this.isWorker || this.stopped) return;
+    if (this.filling !== undefined) {
+      this.refill = true;
+      return;
+    }
+    this.filling = this.fill()
+      .catch((error: unknown) => this.logger.warn(`claiming renditions failed: ${(error as Error).message}`))
+      .finally(() => {
+        this.filling = undefined;
+        if (this.refill) {
+          this.refill = false;
+          this.poke();
+        }
+      });
+  }
+
+  private async fill(): Promise<void> {
+    const free = this.queue.concurrency - this.queue.size;
+    if (free <= 0 || this.stopped) return;
+    for (const task of await this.tasks.claim(this.holder, free, this.leaseMs)) {
+      this.working.add(task.id);
+      this.queue.add(`renditions of asset ${task.assetId}`, () => this.work(task));
+    }
+  }
+
+  private async work(task: RenditionTaskEntity): Promise<void> {
+    try {
+      if (task.attempts > MAX_RENDITION_ATTEMPTS) {
+        this.logger.warn(`renditions of asset ${task.assetId} given up after ${task.attempts - 1} attempts`);
+      } else {
+        await this.maker.make(task.assetId, task.fileId);
+      }
+    } finally {
+      this.working.delete(task.id);
+      await this.tasks.finish(task.id, this.holder);
+      this.poke();
+    }
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      await this.tasks.renew(this.holder, [...this.working], this.leaseMs);
+    } catch (error) {
+      this.logger.warn(`renewing rendition leases failed: ${(error as Error).message}`);
+    }
+  }
 }

@@ -31,6 +31,8 @@ export interface AssetRepresentation {
   previewUrl: string;
   conversionUrl: string;
   unwatermarkedLargeImageUrl: string;
+  /** Videos only: 303 to the web proxy once made (DESIGN §12, "Previews"). */
+  previewVideoUrl?: string;
   assetTypeUrl?: string;
 }
 
@@ -87,6 +89,7 @@ export class AssetMapper {
       conversionUrl: below('conversion'),
       unwatermarkedLargeImageUrl: below('unwatermarked-large-image'),
     };
+    if (asset.type === 'Video') representation.previewVideoUrl = below('preview-video');
     if (asset.assetTypeId !== null)
       representation.assetTypeUrl = this.urls.rest('asset-types', asset.assetTypeId);
     return asset.version === undefined ? representation : withVersion(representation, asset.version);

@@ -65,6 +65,12 @@ export class AssetSchema {
   conversionUrl: string;
   @ApiProperty({ format: 'uri' })
   unwatermarkedLargeImageUrl: string;
+  @ApiPropertyOptional({
+    format: 'uri',
+    description:
+      'Videos only: 303 to the web proxy (MP4, H.264/AAC, at most 720p) once it is made, 404 before',
+  })
+  previewVideoUrl?: string;
   @ApiPropertyOptional({ format: 'uri' })
   assetTypeUrl?: string;
 }

@@ -1,5 +1,6 @@
 export * from './config/app-config';
 export * from './config/oidc-config';
+export * from './config/preview-config';
 export * from './context/request-context';
 export * from './text/search-tokens';
 export * from './tree/tree';

@@ -28,6 +28,7 @@ import { AuditEntries1732341600000 } from './1732341600000-audit-entries';
 import { Sessions1732345200000 } from './1732345200000-sessions';
 import { AssetContentDigests1732348800000 } from './1732348800000-asset-content-digests';
 import { Shares1732356000000 } from './1732356000000-shares';
+import { RenditionTasks1732359600000 } from './1732359600000-rendition-tasks';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Sessions1732345200000,
   AssetContentDigests1732348800000,
   Shares1732356000000,
+  RenditionTasks1732359600000,
 ];

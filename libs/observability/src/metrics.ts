@@ -25,6 +25,7 @@ interface Mysql2Pool {
  *   request and response body bytes through this process (downloads redirected to S3 are not in them);
  * - `db_pool_connections{state}` and `db_pool_max_connections`: the mysql2 pool, or SQLite's one
  *   synchronous connection (never busy when sampled, nothing waits);
+ * - `dam_renditions_total{kind,outcome}`: renditions made, failed and timed out in this instance;
  * - `dam_job_runs_total{job,status}`, `dam_job_failures_total{job}`,
  *   `dam_job_last_success_timestamp_seconds{job}`: runs that ended in this instance;
  * - Node's process metrics (`process_*`, `nodejs_*`).
@@ -75,6 +76,13 @@ export class Metrics extends JobRunObserver {
     registers: [this.registry],
   });
 
+  private readonly renditions = new Counter({
+    name: 'dam_renditions_total',
+    help: 'Renditions that ended in this instance, by kind (image, video, video-proxy, pdf) and outcome (made, failed, timed_out)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
     collectDefaultMetrics({ register: this.registry });
@@ -112,6 +120,11 @@ export class Metrics extends JobRunObserver {
     this.jobRuns.inc({ job, status: outcome.status });
     if (outcome.status === 'failed') this.jobFailures.inc({ job });
     else this.jobLastSuccess.set({ job }, outcome.finishedAt.getTime() / 1000);
+  }
+
+  /** One rendition (a file's images, a video's proxy) made, failed or killed at the time limit. */
+  renditionEnded(kind: string, outcome: 'made' | 'failed' | 'timed_out'): void {
+    this.renditions.inc({ kind, outcome });
   }
 
   /** The exposition text and its content type. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import type { BodyLimits } from './body-limits';
 import { ConfigError } from './config-error';
@@ -5,9 +6,11 @@ import { EnvListReader } from './env-lists';
 import type { HostPort } from './host-port';
 import { type MinioSettings, readMinioSettings } from './minio-config';
 import { OidcSettings, readOidcSettings } from './oidc-config';
+import { type PreviewSettings, readPreviewSettings } from './preview-config';
 
 export { ConfigError } from './config-error';
 export type { MinioSettings } from './minio-config';
+export type { PreviewSettings } from './preview-config';
 
 export type StorageDriver = 'fs' | 'minio';
 
@@ -123,6 +126,10 @@ export class AppConfig {
   renditionMaxInputPixels: number;
   /** Renditions generated at once, in the background after the upload answered. */
   renditionConcurrency: number;
+  /** DAM_RENDITION_TIMEOUT_SECONDS, DAM_FFMPEG_PATH, DAM_RENDITION_POLL_MS, ...: video and PDF previews. */
+  previews: PreviewSettings;
+  /** DAM_ROLE: `api` serves HTTP only, `worker` makes renditions only (and answers health and metrics), `all` both. */
+  role: 'all' | 'api' | 'worker';
   /** Stored objects younger than this are never swept as orphans (an upload may not have committed yet). */
   orphanGraceHours: number;
   /** DAM_TRASH_RETENTION_DAYS: a deleted asset stays restorable this long; 0 deletes at once. */
@@ -244,6 +251,8 @@ export class AppConfig {
     config.renditionMaxInputBytes = read.integer('DAM_RENDITION_MAX_INPUT_BYTES', 256 * 1024 * 1024, 1);
     config.renditionMaxInputPixels = read.integer('DAM_RENDITION_MAX_INPUT_PIXELS', 100_000_000, 1);
     config.renditionConcurrency = read.integer('DAM_RENDITION_CONCURRENCY', 1, 1, 64);
+    config.previews = readPreviewSettings(read, availableParallelism());
+    config.role = read.oneOf('DAM_ROLE', ['all', 'api', 'worker'] as const, 'all');
     config.orphanGraceHours = read.number('DAM_ORPHAN_GRACE_HOURS', 24, 0);
     config.trashRetentionDays = read.number('DAM_TRASH_RETENTION_DAYS', 30, 0, 36_500);
     config.shareMaxDays = read.number('DAM_SHARE_MAX_DAYS', 90, 0.00001, 36_500);

@@ -1,0 +1,59 @@
+import { AppConfig } from '@dam/core';
+import * as path from 'node:path';
+import { ChildLimits, DecoderFailed } from './decoder-child';
+import { Ffmpeg, ffmpegBinary, frameSecond, VideoFacts } from './ffmpeg';
+import { renderFirstPage } from './pdf-first-page';
+
+/**
+ * The decoders of videos and PDFs, each a child process bounded by DAM_RENDITION_TIMEOUT_SECONDS and
+ * DAM_RENDITION_MAX_MEMORY_MB: a video's representative frame and web proxy (ffmpeg), a PDF's first page
+ * (PDF.js). Each writes its result into the `work` folder it is given; the image renditions are made
+ * from the frame or the page as from an uploaded image.
+ */
+export class MediaPreviews {
+  private readonly ffmpeg: Ffmpeg;
+  private readonly limits: ChildLimits;
+
+  constructor(private readonly config: AppConfig) {
+    const previews = config.previews;
+    this.limits = {
+      timeoutMs: previews.timeoutSeconds * 1000,
+      maxMemoryBytes: previews.maxMemoryMb * 2 ** 20,
+    };
+    this.ffmpeg = new Ffmpeg(ffmpegBinary(previews.ffmpegPath), previews.threads, this.limits);
+  }
+
+  /** The video's facts and a PNG of its frame at 10% of its duration, fitted inside `box`. */
+  async videoFrame(input: string, work: string, box: number): Promise<{ facts: VideoFacts; frame: string }> {
+    const facts = await this.ffmpeg.probe(input);
+    if (facts === undefined) throw new DecoderFailed('ffmpeg finds no readable video stream in it');
+    const frame = path.join(work, 'frame.png');
+    await this.ffmpeg.frame(input, frameSecond(facts), box, frame);
+    return { facts, frame };
+  }
+
+  /** The web proxy (MP4, H.264/AAC, within 720p) and its size. */
+  async videoProxy(
+    input: string,
+    facts: VideoFacts,
+    work: string,
+  ): Promise<{ file: string; width: number; height: number }> {
+    const file = path.join(work, 'proxy.mp4');
+    await this.ffmpeg.proxy(input, facts, file);
+    const made = await this.ffmpeg.probe(file);
+    if (made === undefined) throw new DecoderFailed('ffmpeg made no readable proxy');
+    return { file, width: made.width, height: made.height };
+  }
+
+  /** A PNG of the PDF's first page fitted inside `box`. */
+  async pdfPage(input: string, work: string, box: number): Promise<string> {
+    const page = path.join(work, 'page.png');
+    await renderFirstPage(input, page, {
+      box,
+      maxPages: this.config.previews.maxPdfPages,
+      maxPixels: this.config.renditionMaxInputPixels,
+      limits: this.limits,
+    });
+    return page;
+  }
+}
