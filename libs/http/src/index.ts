@@ -20,3 +20,4 @@ export * from './dto-fields';
 export { StreamGarbage } from './stream-garbage';
 export * from './body-parser.middleware';
 export * from './request-context.middleware';
+export * from './collection-routes';
