@@ -1,4 +1,4 @@
-import { ActorRef, DomainEvent } from '@dam/events';
+import { ActorRef, EventType } from '@dam/events';
 
 /** The payload of `rights.expired` (docs/events.md). */
 export interface RightsExpiredData extends ActorRef {
@@ -8,7 +8,4 @@ export interface RightsExpiredData extends ActorRef {
 }
 
 /** An asset's usage rights ran out (the `expire-rights` job). Delivered by webhooks like any event. */
-export class RightsExpired extends DomainEvent<RightsExpiredData> {
-  static readonly TYPE = 'rights.expired';
-  readonly type = RightsExpired.TYPE;
-}
+export class RightsExpired extends EventType<RightsExpiredData>('rights.expired') {}

@@ -22,15 +22,14 @@ import {
 } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
-  ApiPaging,
   ETagged,
   IdPipe,
   pagedList,
   QueryParams,
+  UrlListRoute,
   UrlService,
   XmlList,
   XmlRoot,
-  XmlUrls,
 } from '@dam/http';
 import type { Request, Response } from 'express';
 import { ACCESS_LEVEL_XML, AccessLevelMapper, AccessLevelRepresentation } from './access-level.mapper';
@@ -52,10 +51,7 @@ export class AccessLevelsController {
   ) {}
 
   @ETagged()
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,

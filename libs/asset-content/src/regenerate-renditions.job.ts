@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@dam/core';
-import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { JobContext, MaintenanceJob, walkInIdOrder } from '@dam/jobs';
 import { ObjectStorage } from '@dam/storage';
 import { AssetFilesRepository } from './asset-files.repository';
 import { previewSourceOf } from './content-types';
@@ -35,42 +35,46 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
   }
 
   async run(context: JobContext): Promise<void> {
-    for (let afterId = 0; ;) {
-      const current = await this.files.currentFilesAfter(afterId, BATCH);
-      if (current.length === 0) return;
-      afterId = current[current.length - 1].id;
-      const images = current.filter(
-        (file) =>
-          previewSourceOf(file.contentType) !== undefined && file.size <= this.config.renditionMaxInputBytes,
+    const next = (afterId: number, limit: number) => this.files.currentFilesAfter(afterId, limit);
+    await walkInIdOrder(
+      context,
+      BATCH,
+      next,
+      (file) => file.id,
+      (current) => this.regenerate(context, current),
+    );
+  }
+
+  /** Regenerates what the images, videos and PDFs among `current` lack (a dry run reports it). */
+  private async regenerate(context: JobContext, current: AssetFileEntity[]): Promise<void> {
+    const images = current.filter(
+      (file) =>
+        previewSourceOf(file.contentType) !== undefined && file.size <= this.config.renditionMaxInputBytes,
+    );
+    context.summary.examined += images.length;
+    const lacking = await this.lacking(images);
+    if (context.dryRun) {
+      for (const { file, missing } of lacking) {
+        context.summary.reported += 1;
+        context.note(`asset ${file.assetId}: would regenerate (missing ${missing.join(', ')})`);
+      }
+    } else if (lacking.length > 0) {
+      for (const { file } of lacking)
+        await this.renditions.generateLater(file.assetId, file.id, file.contentType);
+      await this.renditions.idle();
+      const still = new Map(
+        (await this.lacking(lacking.map(({ file }) => file))).map((entry) => [entry.file.id, entry]),
       );
-      context.summary.examined += images.length;
-      const lacking = await this.lacking(images);
-      if (context.dryRun) {
-        for (const { file, missing } of lacking) {
+      for (const { file, missing } of lacking) {
+        const left = still.get(file.id);
+        if (left === undefined) {
+          context.summary.changed += 1;
+          context.note(`asset ${file.assetId}: regenerated (was missing ${missing.join(', ')})`);
+        } else {
           context.summary.reported += 1;
-          context.note(`asset ${file.assetId}: would regenerate (missing ${missing.join(', ')})`);
-        }
-      } else if (lacking.length > 0) {
-        for (const { file } of lacking)
-          await this.renditions.generateLater(file.assetId, file.id, file.contentType);
-        await this.renditions.idle();
-        const still = new Map(
-          (await this.lacking(lacking.map(({ file }) => file))).map((entry) => [entry.file.id, entry]),
-        );
-        for (const { file, missing } of lacking) {
-          const left = still.get(file.id);
-          if (left === undefined) {
-            context.summary.changed += 1;
-            context.note(`asset ${file.assetId}: regenerated (was missing ${missing.join(', ')})`);
-          } else {
-            context.summary.reported += 1;
-            context.note(
-              `asset ${file.assetId}: still missing ${left.missing.join(', ')} after regeneration`,
-            );
-          }
+          context.note(`asset ${file.assetId}: still missing ${left.missing.join(', ')} after regeneration`);
         }
       }
-      await context.checkpoint();
     }
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { JobContext, MaintenanceJob, walkInIdOrder } from '@dam/jobs';
 import { AssetWritesRepository } from './asset-writes.repository';
 import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 
@@ -26,17 +26,19 @@ export class RebuildSearchIndexJob extends MaintenanceJob {
   }
 
   async run(context: JobContext): Promise<void> {
-    for (let afterId = 0; ;) {
-      const ids = await this.writes.assetIdsAfter(afterId, BATCH);
-      if (ids.length === 0) break;
-      context.summary.examined += ids.length;
-      if (!context.dryRun) {
+    const next = (afterId: number, limit: number) => this.writes.assetIdsAfter(afterId, limit);
+    await walkInIdOrder(
+      context,
+      BATCH,
+      next,
+      (id) => id,
+      async (ids) => {
+        context.summary.examined += ids.length;
+        if (context.dryRun) return;
         await this.writes.rebuildSearchIndex(ids);
         context.summary.changed += ids.length;
-      }
-      afterId = ids[ids.length - 1];
-      await context.checkpoint();
-    }
+      },
+    );
     // The counts per set of levels and state, recomputed the same way (they should not have drifted).
     if (!context.dryRun) await this.tallies.rebuild();
     context.note(

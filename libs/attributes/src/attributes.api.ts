@@ -1,11 +1,8 @@
+import { NamedResourceSchema, ResourceSchema } from '@dam/http';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** OpenAPI schema of `AttributeRepresentation`. */
-export class AttributeSchema {
-  @ApiProperty({ format: 'uri' })
-  url: string;
-  @ApiProperty()
-  id: number;
+export class AttributeSchema extends ResourceSchema {
   @ApiProperty({ description: 'in the language asked for (Accept-Language)' })
   label: string;
   @ApiProperty({ type: String, nullable: true, description: 'system attributes only' })
@@ -35,13 +32,7 @@ export class ListValueSchema {
 }
 
 /** OpenAPI schema of `KeywordRepresentation`. */
-export class KeywordSchema {
-  @ApiProperty({ format: 'uri' })
-  url: string;
-  @ApiProperty()
-  id: number;
-  @ApiProperty()
-  name: string;
+export class KeywordSchema extends NamedResourceSchema {
   @ApiProperty({ format: 'uri' })
   attributeUrl: string;
   @ApiProperty({ type: String, nullable: true, format: 'uri' })

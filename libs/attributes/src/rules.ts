@@ -1,5 +1,6 @@
 import { InvalidInput } from '@dam/errors';
-import { parseWholeNumber } from '@dam/http';
+import { applyDecorators } from '@nestjs/common';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** A required, non-blank piece of text, trimmed; `message` when it is missing or blank. */
 export function requiredText(raw: unknown, message: string, maxLength = 255): string {
@@ -11,8 +12,10 @@ export function requiredText(raw: unknown, message: string, maxLength = 255): st
 }
 
 const MAX_DISPLAY_ORDER = 1_000_000;
+const DISPLAY_ORDER_MESSAGE = `displayOrder must be a whole number from 0 to ${MAX_DISPLAY_ORDER}`;
 
-/** An optional display position: undefined when not given. */
-export function optionalDisplayOrder(raw: unknown): number | undefined {
-  return parseWholeNumber(raw, 'displayOrder', { min: 0, max: MAX_DISPLAY_ORDER, json: true });
+/** A DTO's optional display position (null or absent: not given), a JSON whole number in range. */
+export function IsDisplayOrder(): PropertyDecorator {
+  const message = { message: DISPLAY_ORDER_MESSAGE };
+  return applyDecorators(IsOptional(), IsInt(message), Min(0, message), Max(MAX_DISPLAY_ORDER, message));
 }

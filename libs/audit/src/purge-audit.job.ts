@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@dam/core';
-import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { deleteInBatches, JobContext, MaintenanceJob } from '@dam/jobs';
 import { AuditService } from './audit.service';
 
 const BATCH = 1000;
@@ -26,12 +26,6 @@ export class PurgeAuditJob extends MaintenanceJob {
       context.note(`would delete the audit entries before ${cutoff.toISOString()}`);
       return;
     }
-    for (;;) {
-      const deleted = await this.audit.purgeOlderThan(cutoff, BATCH);
-      context.summary.examined += deleted;
-      context.summary.changed += deleted;
-      if (deleted < BATCH) return;
-      await context.checkpoint();
-    }
+    await deleteInBatches(context, BATCH, (limit) => this.audit.purgeOlderThan(cutoff, limit));
   }
 }

@@ -1,13 +1,8 @@
+import { NamedResourceSchema } from '@dam/http';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** OpenAPI schema of `CategoryRepresentation`. */
-export class CategorySchema {
-  @ApiProperty({ format: 'uri' })
-  url: string;
-  @ApiProperty()
-  id: number;
-  @ApiProperty()
-  name: string;
+export class CategorySchema extends NamedResourceSchema {
   @ApiProperty({ type: String, nullable: true })
   description: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'uri' })

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, ETagged, IdPipe, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import { ETagged, IdPipe, pagedList, UrlListRoute, UrlService, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { CategoriesService } from './categories.service';
 import { CATEGORY_XML, CategoryMapper, CategoryRepresentation } from './category.mapper';
@@ -19,10 +19,7 @@ export class CategoriesController {
   ) {}
 
   @ETagged()
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) response: Response,

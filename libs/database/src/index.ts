@@ -8,3 +8,4 @@ export * from './cache';
 export * from './settings';
 export * from './database.module';
 export * from './sqlite-statistics';
+export * from './named-tree-node.columns';

@@ -29,6 +29,17 @@ export abstract class DomainEvent<D extends object = object> {
   }
 }
 
+/**
+ * The base of an owner's event class: `class AssetCreated extends EventType<AssetEventData>('asset.created') {}`
+ * gives it `type` and the static `TYPE` that listeners name (`@OnEvent(AssetCreated.TYPE)`).
+ */
+export function EventType<D extends object>(type: string) {
+  return class extends DomainEvent<D> {
+    static readonly TYPE = type;
+    readonly type = type;
+  };
+}
+
 /** `{field: {before, after}}` of a change: an attribute keyed by its label (`Title`). */
 export type FieldChanges = Record<string, { before: unknown; after: unknown }>;
 

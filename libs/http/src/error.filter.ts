@@ -84,7 +84,7 @@ function fromHttpException(error: HttpException, request: Request): ErrorReply {
   const body = error.getResponse();
   if (typeof body === 'object' && body !== null && 'message' in body) {
     const message = (body as { message: unknown }).message;
-    if (Array.isArray(message)) return { status, message: message.map(String).join('; ') };
+    if (Array.isArray(message)) return { status, message: [...new Set(message.map(String))].join('; ') };
     if (typeof message === 'string') return { status, message };
   }
   return { status, message: typeof body === 'string' ? body : error.message };

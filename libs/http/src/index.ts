@@ -16,6 +16,8 @@ export * from './parsers';
 export * from './query-params';
 export * from './public.decorator';
 export * from './openapi.decorators';
+export * from './dto-fields';
 export { StreamGarbage } from './stream-garbage';
 export * from './body-parser.middleware';
 export * from './request-context.middleware';
+export * from './collection-routes';

@@ -1,5 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiHeader,
+  ApiProduces,
+  ApiProperty,
+  ApiQuery,
+  ApiResponse,
+} from '@nestjs/swagger';
 
 /**
  * OpenAPI decorators for what `@nestjs/swagger`'s own do not say in one line: the plain-text errors a
@@ -60,4 +68,18 @@ export function ApiPaging(): MethodDecorator {
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 0 } }),
     ApiQuery({ name: 'pageSize', required: false, schema: { type: 'integer', minimum: 1 } }),
   );
+}
+
+/** OpenAPI: the fields a resource's representation opens with, its URL and its id. */
+export class ResourceSchema {
+  @ApiProperty({ format: 'uri' })
+  url: string;
+  @ApiProperty()
+  id: number;
+}
+
+/** OpenAPI: a resource that has a name after its URL and id. */
+export class NamedResourceSchema extends ResourceSchema {
+  @ApiProperty()
+  name: string;
 }

@@ -1,6 +1,7 @@
 export * from './lease.service';
 export * from './maintenance-job';
 export * from './expiry-purge-job';
+export * from './job-batches';
 export * from './job-runner';
 export * from './job-errors';
 export * from './job-schedule';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser } from '@dam/access';
 import { AssetReader, AssetRepresentation } from '@dam/assets';
-import { InvalidInput, UnknownResource } from '@dam/errors';
+import { UnknownResource } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
 import { Paging, UrlService } from '@dam/http';
 import { AssetNotInLightbox, AssetNotViewableByOwner } from './lightbox-errors';
@@ -60,8 +60,6 @@ export class LightboxContentsService {
     url: unknown,
   ): Promise<ContentRef & { added: boolean }> {
     const { viewer, lightbox } = await this.lightboxes.ownedOrThrow(actor, ownerId, lightboxId);
-    if (url === undefined || url === null)
-      throw new InvalidInput('you must supply the url of the asset to add');
     const assetId = this.urls.parseIdOrThrow(url, 'assets', 'an asset', 'url');
     if ((await this.lightboxes.visibleAssetIds(viewer, [assetId])).length === 0) {
       throw new AssetNotViewableByOwner(assetId);

@@ -22,9 +22,8 @@ export class LightboxNameTaken extends StateConflict {
  * space and Unicode NFC normalisation (so the same text typed two ways is one name). The key is a hash
  * of that form, so MySQL's case-insensitive collations and SQLite's binary one agree.
  */
-export function lightboxName(raw: unknown, missing: () => InvalidInput): string {
+export function lightboxName(raw: string | null | undefined, missing: () => InvalidInput): string {
   if (raw === undefined || raw === null) throw missing();
-  if (typeof raw !== 'string') throw new InvalidInput('the lightbox name must be text');
   const name = raw.trim().normalize('NFC');
   if (name === '') throw missing();
   if ([...name].length > MAX_NAME_LENGTH) {
@@ -37,10 +36,9 @@ export function lightboxNameKey(name: string): string {
   return createHash('sha256').update(name, 'utf8').digest('hex');
 }
 
-/** Optional description: null clears it; text is kept as sent. */
-export function lightboxDescription(raw: unknown): string | null {
+/** Optional description: null clears it; text (its type checked by `LightboxWriteDto`) is kept as sent. */
+export function lightboxDescription(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
-  if (typeof raw !== 'string') throw new InvalidInput('the lightbox description must be text');
   if ([...raw].length > MAX_DESCRIPTION_LENGTH) {
     throw new InvalidInput(`a lightbox description can be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   }

@@ -1,4 +1,3 @@
 export * from './maintenance.module';
 export * from './jobs.service';
 export * from './job.mapper';
-export * from './dto/run-query.dto';

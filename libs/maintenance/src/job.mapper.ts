@@ -20,14 +20,7 @@ export interface JobRunRepresentation {
 }
 
 /** An item of `GET /rest/admin/jobs`. */
-export interface JobRepresentation {
-  name: string;
-  description: string;
-  schedule: string;
-  enabled: boolean;
-  /** Whether this instance runs scheduled jobs at all (DAM_JOBS_ENABLED). */
-  scheduledHere: boolean;
-  running: boolean;
+export interface JobRepresentation extends Omit<JobStatus, 'lastRun' | 'nextRunAt'> {
   lastRun: JobRunRepresentation | null;
   nextRunAt: string | null;
   url: string;

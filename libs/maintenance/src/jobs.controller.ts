@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
 import {
   ApiErrors,
@@ -14,7 +14,6 @@ import {
   XmlRoot,
 } from '@dam/http';
 import type { Response } from 'express';
-import { RunJobQuery } from './dto/run-query.dto';
 import { JOB_RUN_XML, JOB_XML, JobMapper, JobRepresentation, JobRunRepresentation } from './job.mapper';
 import { JobsService } from './jobs.service';
 import { JobRunSchema, JobSchema } from './jobs.api';
@@ -42,16 +41,22 @@ export class JobsController {
   /** 202: the run is queued and goes on in the background; poll its Location. */
   @Post(':name/runs')
   @ApiAcceptedResponse({ description: 'Queued; `Location` is the run', type: JobRunSchema })
+  @ApiQuery({
+    name: 'dryRun',
+    required: false,
+    type: Boolean,
+    description: 'examine and report only, change nothing',
+  })
   @ApiErrors(409)
   @HttpCode(202)
   @XmlRoot(JOB_RUN_XML)
   async trigger(
     @Actor() actor: ActorUser,
     @Param('name') name: string,
-    @Query() query: RunJobQuery,
+    @Query('dryRun') rawDryRun: unknown,
     @Res({ passthrough: true }) response: Response,
   ): Promise<JobRunRepresentation> {
-    const dryRun = parseBoolean(query.dryRun, 'dryRun') ?? false;
+    const dryRun = parseBoolean(rawDryRun, 'dryRun') ?? false;
     const run = this.mapper.toRun(await this.jobs.trigger(actor, name, dryRun));
     response.location(run.url);
     return run;

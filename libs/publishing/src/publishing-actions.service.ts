@@ -6,7 +6,7 @@ import { InvalidInput } from '@dam/errors';
 import { parseOptionalId } from '@dam/http';
 import { LanguageService } from '@dam/i18n';
 import { SearchPlanner } from '@dam/search';
-import { PublishingActionPostDto } from './dto/publishing-action.dto';
+import { MISSING_NAME, PublishingActionPostDto } from './dto/publishing-action.dto';
 import { canonicalCriteria, storedCriteria } from './publishing-criteria';
 import {
   PublishingActionRow,
@@ -43,11 +43,8 @@ export class PublishingActionsService {
       await this.run(id);
       return { created: false, id };
     }
-    const name = typeof record.name === 'string' ? record.name.trim() : '';
-    if (name === '')
-      throw new InvalidInput(
-        'you must supply a name (to create an action) or a publishingActionId (to run one)',
-      );
+    const name = (record.name ?? '').trim();
+    if (name === '') throw new InvalidInput(MISSING_NAME);
     if (name.length > 255) throw new InvalidInput('name must be at most 255 characters');
     if (record.criteria === undefined)
       throw new InvalidInput(

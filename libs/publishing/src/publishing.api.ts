@@ -1,13 +1,8 @@
+import { NamedResourceSchema } from '@dam/http';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** OpenAPI schema of `PublishingActionRepresentation`. */
-export class PublishingActionSchema {
-  @ApiProperty({ format: 'uri' })
-  url: string;
-  @ApiProperty()
-  id: number;
-  @ApiProperty()
-  name: string;
+export class PublishingActionSchema extends NamedResourceSchema {
   @ApiProperty({ description: 'an asset-search query string' })
   criteria: string;
   @ApiProperty({ format: 'uri' })

@@ -3,6 +3,7 @@ import { InvalidInput } from '@dam/errors';
 /** `asset.created`, `asset.*` (every event of an area) or `*` (every event). */
 const PATTERN = /^(\*|[a-z][a-z0-9-]*\.(\*|[a-z][a-z0-9-]*))$/;
 const MAX_EVENTS = 100;
+export const EVENTS_MESSAGE = 'events must be a non-empty list of event names, such as ["asset.created"]';
 
 /** Whether a webhook subscribed to `patterns` wants an event of `type`. */
 export function matchesAny(patterns: readonly string[], type: string): boolean {
@@ -16,8 +17,7 @@ export function matchesAny(patterns: readonly string[], type: string): boolean {
 
 /** The `events` of a webhook sent by an admin: a non-empty list of event names or patterns (docs/events.md). */
 export function readEventPatterns(raw: unknown): string[] {
-  if (!Array.isArray(raw) || raw.length === 0)
-    throw new InvalidInput('events must be a non-empty list of event names, such as ["asset.created"]');
+  if (!Array.isArray(raw) || raw.length === 0) throw new InvalidInput(EVENTS_MESSAGE);
   if (raw.length > MAX_EVENTS) throw new InvalidInput(`events may list at most ${MAX_EVENTS} names`);
   const patterns = raw.map((entry: unknown) => {
     if (typeof entry !== 'string' || !PATTERN.test(entry))

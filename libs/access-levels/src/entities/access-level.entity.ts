@@ -1,20 +1,9 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { NamedTreeNodeColumns } from '@dam/database';
+import { Column, Entity } from 'typeorm';
 
 /** One access level (spec 2.1). Name and description here are the default language's texts. */
 @Entity('access_levels')
-export class AccessLevelEntity {
-  @PrimaryGeneratedColumn()
-  id: number;
-
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
-  @Column({ name: 'parent_id', type: 'integer', nullable: true })
-  parentId: number | null;
-
+export class AccessLevelEntity extends NamedTreeNodeColumns {
   @Column({ name: 'is_always_assignable', type: 'boolean', default: false })
   isAlwaysAssignable: boolean;
 

@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of every `access-level.*` event (docs/events.md). */
@@ -15,19 +15,10 @@ export function accessLevelEventData(urls: UrlService, id: number, actorId: numb
   };
 }
 
-export class AccessLevelCreated extends DomainEvent<AccessLevelEventData> {
-  static readonly TYPE = 'access-level.created';
-  readonly type = AccessLevelCreated.TYPE;
-}
+export class AccessLevelCreated extends EventType<AccessLevelEventData>('access-level.created') {}
 
 /** Its name, description (in any language) or parent changed; one event per level of a batch update. */
-export class AccessLevelUpdated extends DomainEvent<AccessLevelEventData> {
-  static readonly TYPE = 'access-level.updated';
-  readonly type = AccessLevelUpdated.TYPE;
-}
+export class AccessLevelUpdated extends EventType<AccessLevelEventData>('access-level.updated') {}
 
 /** One event per level of a batch delete. */
-export class AccessLevelDeleted extends DomainEvent<AccessLevelEventData> {
-  static readonly TYPE = 'access-level.deleted';
-  readonly type = AccessLevelDeleted.TYPE;
-}
+export class AccessLevelDeleted extends EventType<AccessLevelEventData>('access-level.deleted') {}

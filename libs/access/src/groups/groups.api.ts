@@ -1,3 +1,4 @@
+import { NamedResourceSchema } from '@dam/http';
 import { ApiProperty } from '@nestjs/swagger';
 import { PERMISSIONS } from '../permissions/permission';
 
@@ -9,13 +10,7 @@ class AccessLevelPermissionsSchema {
 }
 
 /** OpenAPI schema of `GroupRepresentation`. */
-export class GroupSchema {
-  @ApiProperty({ format: 'uri' })
-  url: string;
-  @ApiProperty()
-  id: number;
-  @ApiProperty()
-  name: string;
+export class GroupSchema extends NamedResourceSchema {
   @ApiProperty({ type: [AccessLevelPermissionsSchema] })
   accessLevelPermissions: AccessLevelPermissionsSchema[];
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiPaging, IdPipe, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import { IdPipe, pagedList, UrlListRoute, UrlService, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { ActorUser } from '../actor/actor';
 import { Actor } from '../actor/actor.decorator';
@@ -19,10 +19,7 @@ export class GroupsController {
     private readonly urls: UrlService,
   ) {}
 
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(
     @Actor() actor: ActorUser,
     @Query() query: Record<string, unknown>,

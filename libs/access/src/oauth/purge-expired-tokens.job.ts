@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobContext, MaintenanceJob } from '@dam/jobs';
+import { deleteInBatches, JobContext, MaintenanceJob } from '@dam/jobs';
 import { TokensService } from './tokens.service';
 
 /** Expired tokens stay this long: a revoked refresh token presented again must still be recognised as reuse. */
@@ -31,13 +31,9 @@ export class PurgeExpiredTokensJob extends MaintenanceJob {
       context.note(`${expired} tokens expired before ${before.toISOString()} would be deleted`);
       return;
     }
-    for (;;) {
-      const deleted = await this.tokens.deleteExpiredBatch(before, BATCH);
-      context.summary.examined += deleted;
-      context.summary.changed += deleted;
-      if (deleted < BATCH) break;
-      await context.checkpoint();
-    }
-    context.note(`deleted ${context.summary.changed} tokens expired before ${before.toISOString()}`);
+    const deleted = await deleteInBatches(context, BATCH, (limit) =>
+      this.tokens.deleteExpiredBatch(before, limit),
+    );
+    context.note(`deleted ${deleted} tokens expired before ${before.toISOString()}`);
   }
 }

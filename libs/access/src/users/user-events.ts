@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of every `user.*` event (docs/events.md). */
@@ -15,18 +15,9 @@ export function userEventData(urls: UrlService, userId: number, actorId: number)
   };
 }
 
-export class UserCreated extends DomainEvent<UserEventData> {
-  static readonly TYPE = 'user.created';
-  readonly type = UserCreated.TYPE;
-}
+export class UserCreated extends EventType<UserEventData>('user.created') {}
 
 /** Its name, email, admin flag, groups or password changed. */
-export class UserUpdated extends DomainEvent<UserEventData> {
-  static readonly TYPE = 'user.updated';
-  readonly type = UserUpdated.TYPE;
-}
+export class UserUpdated extends EventType<UserEventData>('user.updated') {}
 
-export class UserDeleted extends DomainEvent<UserEventData> {
-  static readonly TYPE = 'user.deleted';
-  readonly type = UserDeleted.TYPE;
-}
+export class UserDeleted extends EventType<UserEventData>('user.deleted') {}

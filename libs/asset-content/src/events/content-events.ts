@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of `asset.content-replaced` (docs/events.md). */
@@ -14,10 +14,7 @@ export interface AssetContentEventData extends ActorRef {
  * file's uploader; `asset.approved` names the approver). A file stored for approval emits nothing until
  * it is approved.
  */
-export class AssetContentReplaced extends DomainEvent<AssetContentEventData> {
-  static readonly TYPE = 'asset.content-replaced';
-  readonly type = AssetContentReplaced.TYPE;
-
+export class AssetContentReplaced extends EventType<AssetContentEventData>('asset.content-replaced') {
   static of(urls: UrlService, assetId: number, actorId?: number | null): AssetContentReplaced {
     return new AssetContentReplaced({
       assetId,
@@ -39,10 +36,7 @@ export interface AssetVersionRestoredData extends AssetContentEventData {
  * new version; `asset.content-replaced` comes with it). Restored under edit-with-approval, the file is
  * pending like any upload and this event is not emitted.
  */
-export class AssetVersionRestored extends DomainEvent<AssetVersionRestoredData> {
-  static readonly TYPE = 'asset.version.restored';
-  readonly type = AssetVersionRestored.TYPE;
-
+export class AssetVersionRestored extends EventType<AssetVersionRestoredData>('asset.version.restored') {
   static of(
     urls: UrlService,
     assetId: number,

@@ -1,15 +1,6 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import {
-  ApiPaging,
-  IdPipe,
-  PagingQuery,
-  UrlService,
-  xmlMapping,
-  XmlRoot,
-  XmlUrls,
-  pagedList,
-} from '@dam/http';
+import { IdPipe, pagedList, PagingQuery, UrlListRoute, UrlService, xmlMapping, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { AssetType } from './asset-type';
 import { AssetTypesService } from './asset-types.service';
@@ -34,10 +25,7 @@ export class AssetTypesController {
   ) {}
 
   /** The URLs of every asset type, like the other base collections (Asset Bank). */
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.assetTypes.list()).map(({ id }) => this.urls.rest('asset-types', id));
     return pagedList(query, response, this.urls.rest('asset-types'), urls);

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, ETagged, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import { ETagged, IdPipe, pagedList, PagingQuery, UrlListRoute, UrlService, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { ATTRIBUTE_XML, AttributeMapper, AttributeRepresentation } from './attribute.mapper';
 import { AttributesService } from './attributes.service';
@@ -19,10 +19,7 @@ export class AttributesController {
   ) {}
 
   @ETagged()
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.attributes.list()).map((attribute) => this.mapper.url(attribute.id));
     return pagedList(query, response, this.urls.rest('attributes'), urls);

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import { IdPipe, pagedList, PagingQuery, UrlListRoute, UrlService, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { DISPLAY_GROUP_XML, DisplayGroupMapper, DisplayGroupRepresentation } from './display-group.mapper';
 import { DisplayGroupsService } from './display-groups.service';
@@ -20,10 +20,7 @@ export class DisplayGroupsController {
   ) {}
 
   /** The URLs of every group, like the other base collections (Asset Bank). */
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.groups.list()).map((group) => this.mapper.url(group.group.id));
     return pagedList(query, response, this.urls.rest('display-attribute-groups'), urls);

@@ -7,7 +7,7 @@ import { AttributeDefinition } from '../attribute-types';
 import { AttributesCatalog } from '../attributes-catalog';
 import { AttributesRepository } from '../attributes/attributes.repository';
 import { DisplayAttributeGroupEntity } from '../entities/display-attribute-group.entity';
-import { optionalDisplayOrder, requiredText } from '../rules';
+import { requiredText } from '../rules';
 import { DisplayGroupRow, DisplayGroupsRepository } from './display-groups.repository';
 import { DisplayGroupDto } from './dto/display-group.dto';
 
@@ -43,7 +43,7 @@ export class DisplayGroupsService {
     const now = new Date();
     const group = Object.assign(new DisplayAttributeGroupEntity(), {
       name: validName(request.name),
-      displayOrder: optionalDisplayOrder(request.displayOrder) ?? 0,
+      displayOrder: request.displayOrder ?? 0,
       createdAt: now,
       updatedAt: now,
     });
@@ -55,7 +55,7 @@ export class DisplayGroupsService {
     requireAdmin(actor, `manage ${WHAT}`);
     const { group } = await this.getRowOrThrow(id);
     if (changes.name !== undefined) group.name = validName(changes.name);
-    group.displayOrder = optionalDisplayOrder(changes.displayOrder) ?? group.displayOrder;
+    group.displayOrder = changes.displayOrder ?? group.displayOrder;
     group.updatedAt = new Date();
     await this.groups.save(group, await this.attributeIdsOf(changes.attributes));
     return this.get(id);
@@ -87,12 +87,10 @@ export class DisplayGroupsService {
   }
 
   /** undefined leaves the attributes as they are; each item is a URL, or an object with `url` or `id`. */
-  private async attributeIdsOf(raw: unknown): Promise<number[] | undefined> {
+  private async attributeIdsOf(raw: unknown[] | null | undefined): Promise<number[] | undefined> {
     if (raw === undefined) return undefined;
     if (raw === null) return [];
-    if (!Array.isArray(raw))
-      throw new InvalidInput('attributes must be an array of attribute URLs or {id} objects');
-    const ids = [...new Set(raw.map((item: unknown) => this.attributeIdOf(item)))];
+    const ids = [...new Set(raw.map((item) => this.attributeIdOf(item)))];
     const found = new Set((await this.attributes.findByIds(ids)).map((attribute) => attribute.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) throw new InvalidInput(`attribute ${missing.join(', ')} does not exist`);

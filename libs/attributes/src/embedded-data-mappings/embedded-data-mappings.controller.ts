@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import { IdPipe, pagedList, PagingQuery, UrlListRoute, UrlService, XmlRoot } from '@dam/http';
 import type { Response } from 'express';
 import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
 import {
@@ -23,10 +23,7 @@ export class EmbeddedDataMappingsController {
   ) {}
 
   /** The URLs of every mapping, like the other base collections (Asset Bank). */
-  @Get()
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute()
   async list(@Query() query: PagingQuery, @Res({ passthrough: true }) response: Response): Promise<string[]> {
     const urls = (await this.mappings.list()).map((mapping) => this.mapper.url(mapping.mapping.id));
     return pagedList(query, response, this.urls.rest('embedded-data-mappings'), urls);

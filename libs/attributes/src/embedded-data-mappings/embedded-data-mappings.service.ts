@@ -7,7 +7,7 @@ import { AttributeDefinition, EmbeddedDataTypes, MappingDirections } from '../at
 import { AttributeDefinitions } from '../attributes/attribute-definitions';
 import { EmbeddedDataMappingEntity } from '../entities/embedded-data-mapping.entity';
 import { requiredText } from '../rules';
-import { EmbeddedDataMappingDto } from './dto/embedded-data-mapping.dto';
+import { DIRECTION_MESSAGE, EmbeddedDataMappingDto, TYPE_MESSAGE } from './dto/embedded-data-mapping.dto';
 import { EmbeddedDataMappingsRepository } from './embedded-data-mappings.repository';
 
 /** A mapping with its attribute, labelled in the reader's language. */
@@ -106,17 +106,15 @@ export class EmbeddedDataMappingsService {
   }
 }
 
-function validType(raw: unknown): string {
-  const type = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-  if (!(EmbeddedDataTypes as readonly string[]).includes(type)) {
-    throw new InvalidInput(`type must be one of ${EmbeddedDataTypes.join(', ')}`);
-  }
+function validType(raw: string | null | undefined): string {
+  const type = (raw ?? '').trim().toUpperCase();
+  if (!(EmbeddedDataTypes as readonly string[]).includes(type)) throw new InvalidInput(TYPE_MESSAGE);
   return type;
 }
 
-function validDirection(raw: unknown): string {
-  if (typeof raw !== 'string' || !(MappingDirections as readonly string[]).includes(raw)) {
-    throw new InvalidInput(`mappingDirection must be one of ${MappingDirections.join(', ')}`);
+function validDirection(raw: string | null): string {
+  if (raw === null || !(MappingDirections as readonly string[]).includes(raw)) {
+    throw new InvalidInput(DIRECTION_MESSAGE);
   }
   return raw;
 }

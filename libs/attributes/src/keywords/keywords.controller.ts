@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, ActorUser } from '@dam/access';
-import { ApiPaging, IdPipe, PagingQuery, UrlService, XmlRoot, XmlUrls, pagedList } from '@dam/http';
+import {
+  ApiPaging,
+  IdPipe,
+  pagedList,
+  PagingQuery,
+  UrlListRoute,
+  UrlService,
+  XmlRoot,
+  XmlUrls,
+} from '@dam/http';
 import type { Response } from 'express';
 import { KeywordDto } from './dto/keyword.dto';
 import { KEYWORD_XML, KeywordMapper, KeywordRepresentation } from './keyword.mapper';
@@ -38,10 +47,7 @@ export class KeywordsController {
   }
 
   /** The URLs of every keyword (of one attribute with `attributeId`), like the other base collections. */
-  @Get('keywords')
-  @XmlUrls()
-  @ApiPaging()
-  @ApiOkResponse({ description: 'The URLs of the items', type: String, isArray: true })
+  @UrlListRoute('keywords')
   @ApiQuery({ name: 'attributeId', required: false, type: Number })
   async list(
     @Query() query: PagingQuery & { attributeId?: unknown },

@@ -157,10 +157,9 @@ function validName(raw: unknown): string {
 }
 
 /** undefined leaves synonyms as they are; duplicates (ignoring case) collapse to the first. */
-function validSynonyms(raw: unknown): string[] | undefined {
+function validSynonyms(raw: unknown[] | null | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   if (raw === null) return [];
-  if (!Array.isArray(raw)) throw new InvalidInput('synonyms must be an array of text');
   if (raw.length > MAX_SYNONYMS)
     throw new InvalidInput(`a keyword can have at most ${MAX_SYNONYMS} synonyms`);
   const seen = new Set<string>();

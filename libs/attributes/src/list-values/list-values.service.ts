@@ -109,18 +109,14 @@ function requireListType(attribute: AttributeEntity): void {
   }
 }
 
-function validValue(raw: unknown): string {
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-    throw new InvalidInput(BLANK_LIST_VALUE);
-  }
-  if (typeof raw !== 'string') throw new InvalidInput('the list value must be text');
+function validValue(raw: string | null | undefined): string {
+  if (raw === undefined || raw === null || raw.trim() === '') throw new InvalidInput(BLANK_LIST_VALUE);
   if (raw.trim().length > 255) throw new InvalidInput('the list value can be at most 255 characters');
   return raw.trim();
 }
 
-function validAdditionalValue(raw: unknown): string | null {
+function validAdditionalValue(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string') throw new InvalidInput('additionalValue must be text');
   if (raw.length > 255) throw new InvalidInput('additionalValue can be at most 255 characters');
   return raw;
 }

@@ -1,20 +1,9 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { NamedTreeNodeColumns } from '@dam/database';
+import { Column, Entity } from 'typeorm';
 
 /** A node of the category tree. `name` and `description` hold the default language's texts. */
 @Entity('categories')
-export class CategoryEntity {
-  @PrimaryGeneratedColumn()
-  id: number;
-
-  @Column({ type: 'varchar', length: 255 })
-  name: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
-  @Column({ name: 'parent_id', type: 'integer', nullable: true })
-  parentId: number | null;
-
+export class CategoryEntity extends NamedTreeNodeColumns {
   @Column({ name: 'created_at', type: 'datetime' })
   createdAt: Date;
 

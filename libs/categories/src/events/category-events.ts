@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of every `category.*` event (docs/events.md). */
@@ -15,18 +15,9 @@ export function categoryEventData(urls: UrlService, categoryId: number, actorId:
   };
 }
 
-export class CategoryCreated extends DomainEvent<CategoryEventData> {
-  static readonly TYPE = 'category.created';
-  readonly type = CategoryCreated.TYPE;
-}
+export class CategoryCreated extends EventType<CategoryEventData>('category.created') {}
 
 /** Its name, description (in any language) or parent changed. */
-export class CategoryUpdated extends DomainEvent<CategoryEventData> {
-  static readonly TYPE = 'category.updated';
-  readonly type = CategoryUpdated.TYPE;
-}
+export class CategoryUpdated extends EventType<CategoryEventData>('category.updated') {}
 
-export class CategoryDeleted extends DomainEvent<CategoryEventData> {
-  static readonly TYPE = 'category.deleted';
-  readonly type = CategoryDeleted.TYPE;
-}
+export class CategoryDeleted extends EventType<CategoryEventData>('category.deleted') {}

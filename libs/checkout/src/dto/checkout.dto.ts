@@ -1,7 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 
-/** `PUT .../checkout` (spec 2.11): checked by the service so every bad value gets a plain-text 400. */
+/**
+ * `PUT .../checkout` (spec 2.11). The ids may come as numbers or their text, so they are read by
+ * `parseOptionalId` in the service (docs/architecture.md, "Inside a lib").
+ */
 export class UpdateCheckoutDto {
   @ApiPropertyOptional({
     oneOf: [{ type: 'integer' }, { type: 'string' }],

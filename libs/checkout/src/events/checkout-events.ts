@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of `asset.checked-out` and `asset.checked-in` (docs/events.md). */
@@ -26,13 +26,7 @@ export function checkoutEventData(
 }
 
 /** Checked out to `holderId` (by the actor: the holder, or an admin for someone else). */
-export class AssetCheckedOutEvent extends DomainEvent<CheckoutEventData> {
-  static readonly TYPE = 'asset.checked-out';
-  readonly type = AssetCheckedOutEvent.TYPE;
-}
+export class AssetCheckedOutEvent extends EventType<CheckoutEventData>('asset.checked-out') {}
 
 /** Checked in: `holderId` no longer holds it. */
-export class AssetCheckedInEvent extends DomainEvent<CheckoutEventData> {
-  static readonly TYPE = 'asset.checked-in';
-  readonly type = AssetCheckedInEvent.TYPE;
-}
+export class AssetCheckedInEvent extends EventType<CheckoutEventData>('asset.checked-in') {}

@@ -52,31 +52,29 @@ export class EnvReader {
   optionalUrl(name: string): string | undefined {
     const raw = this.optionalString(name);
     if (raw === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
-    }
+    const unusable = `must be an absolute http(s) URL (got "${raw}")`;
+    const url = parsedUrl(name, raw, unusable);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, unusable);
     return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
 
   optionalDatabaseUrl(name: string): string | undefined {
     const raw = this.optionalString(name);
     if (raw === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ConfigError(name, 'must look like mysql://user:password@host:port/database');
-    }
+    const url = parsedUrl(name, raw, 'must look like mysql://user:password@host:port/database');
     if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') {
       throw new ConfigError(name, `must use the mysql:// scheme (got "${url.protocol}")`);
     }
     if (url.pathname.replace(/^\//, '') === '') throw new ConfigError(name, 'must name a database');
     return raw;
+  }
+}
+
+/** `raw` as a URL; `unparsable` names what the variable `name` must be when it is not one. */
+function parsedUrl(name: string, raw: string, unparsable: string): URL {
+  try {
+    return new URL(raw);
+  } catch {
+    throw new ConfigError(name, unparsable);
   }
 }

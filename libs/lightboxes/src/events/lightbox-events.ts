@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of `lightbox.created`, `.updated` and `.deleted` (docs/events.md). */
@@ -44,29 +44,14 @@ export function lightboxAssetEventData(
   };
 }
 
-export class LightboxCreated extends DomainEvent<LightboxEventData> {
-  static readonly TYPE = 'lightbox.created';
-  readonly type = LightboxCreated.TYPE;
-}
+export class LightboxCreated extends EventType<LightboxEventData>('lightbox.created') {}
 
 /** Its name or description changed. */
-export class LightboxUpdated extends DomainEvent<LightboxEventData> {
-  static readonly TYPE = 'lightbox.updated';
-  readonly type = LightboxUpdated.TYPE;
-}
+export class LightboxUpdated extends EventType<LightboxEventData>('lightbox.updated') {}
 
-export class LightboxDeleted extends DomainEvent<LightboxEventData> {
-  static readonly TYPE = 'lightbox.deleted';
-  readonly type = LightboxDeleted.TYPE;
-}
+export class LightboxDeleted extends EventType<LightboxEventData>('lightbox.deleted') {}
 
 /** An asset was put in the lightbox (not emitted when it was there already). */
-export class LightboxAssetAdded extends DomainEvent<LightboxAssetEventData> {
-  static readonly TYPE = 'lightbox.asset-added';
-  readonly type = LightboxAssetAdded.TYPE;
-}
+export class LightboxAssetAdded extends EventType<LightboxAssetEventData>('lightbox.asset-added') {}
 
-export class LightboxAssetRemoved extends DomainEvent<LightboxAssetEventData> {
-  static readonly TYPE = 'lightbox.asset-removed';
-  readonly type = LightboxAssetRemoved.TYPE;
-}
+export class LightboxAssetRemoved extends EventType<LightboxAssetEventData>('lightbox.asset-removed') {}

@@ -1,9 +1,14 @@
+import { TextField } from '@dam/http';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { Allow, ValidateIf } from 'class-validator';
+
+export const MISSING_NAME =
+  'you must supply a name (to create an action) or a publishingActionId (to run one)';
 
 /**
  * `POST /rest/publishing-actions`: `{name, criteria}` creates an action, `{publishingActionId}` runs one.
- * Only the fields are declared (others are stripped); the service checks them, with exact messages.
+ * The name's type is checked here. The id (a number or its text) is read by `parseOptionalId`, the
+ * criteria (a query string or an object) by `canonicalCriteria`, both in the service.
  */
 export class PublishingActionPostDto {
   @ApiPropertyOptional({
@@ -13,9 +18,9 @@ export class PublishingActionPostDto {
   @Allow()
   publishingActionId?: unknown;
 
-  @ApiPropertyOptional({ type: String, description: 'required when creating; at most 255 characters' })
-  @Allow()
-  name?: unknown;
+  @TextField(MISSING_NAME, { description: 'required when creating; at most 255 characters' })
+  @ValidateIf((body: PublishingActionPostDto) => body.publishingActionId === undefined)
+  name?: string | null;
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],

@@ -1,14 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { TextField } from '@dam/http';
+import { IsBoolean, IsInt, IsOptional } from 'class-validator';
+import { IsDisplayOrder } from '../../rules';
 
 const TYPE_ID_MESSAGE = 'typeId must be a whole number naming an attribute type';
-const DISPLAY_ORDER_MESSAGE = 'displayOrder must be a whole number from 0 to 1000000';
 
-/** `POST /rest/attributes`. The label is checked by the service (blank, length). */
+/** `POST /rest/attributes`. The label's text is checked by the service (required, blank, length). */
 export class CreateAttributeDto {
-  @ApiProperty({ type: String, description: 'in the Content-Language of the request' })
-  @Allow()
-  label?: unknown;
+  @TextField('you must supply a label for the attribute', {
+    required: true,
+    description: 'in the Content-Language of the request',
+  })
+  label?: string | null;
 
   @ApiProperty({
     description: '1 text, 2 textarea, 3 date, 4 datetime, 5 time, 6 list, 7 keywords, 8 numeric, 9 boolean',
@@ -22,10 +25,7 @@ export class CreateAttributeDto {
   isKeywordSearchable?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
-  @IsInt({ message: DISPLAY_ORDER_MESSAGE })
-  @Min(0, { message: DISPLAY_ORDER_MESSAGE })
-  @Max(1_000_000, { message: DISPLAY_ORDER_MESSAGE })
+  @IsDisplayOrder()
   displayOrder?: number;
 }
 

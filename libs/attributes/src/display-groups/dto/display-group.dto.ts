@@ -1,20 +1,21 @@
+import { ListField, TextField } from '@dam/http';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { IsDisplayOrder } from '../../rules';
 
 /**
- * `POST` and `PUT` of a display attribute group; checked by the service. `attributes` lists attribute
- * URLs, or objects with `url` or `id` (the shape GET returns); on PUT an omitted field stays as it is.
+ * `POST` and `PUT` of a display attribute group. The types are checked here; the service checks the name's
+ * text and reads the attributes, which are attribute URLs or objects with `url` or `id` (the shape GET
+ * returns), through `UrlService`. On PUT an omitted field stays as it is.
  */
 export class DisplayGroupDto {
-  @ApiPropertyOptional({ type: String, description: 'required on POST' })
-  @Allow()
-  name?: unknown;
+  @TextField('you must supply a name for the display attribute group', { description: 'required on POST' })
+  name?: string | null;
 
   @ApiPropertyOptional({ type: 'integer' })
-  @Allow()
-  displayOrder?: unknown;
+  @IsDisplayOrder()
+  displayOrder?: number | null;
 
-  @ApiPropertyOptional({
+  @ListField('attributes must be an array of attribute URLs or {id} objects', {
     type: 'array',
     items: {
       oneOf: [
@@ -24,6 +25,5 @@ export class DisplayGroupDto {
     },
     description: 'attribute URLs or {id} / {url} objects, in display order',
   })
-  @Allow()
-  attributes?: unknown;
+  attributes?: unknown[] | null;
 }

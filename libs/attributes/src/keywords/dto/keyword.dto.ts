@@ -1,9 +1,11 @@
+import { ListField, TextField } from '@dam/http';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 
 /**
- * `POST /rest/keywords` and `PUT /rest/keywords/{id}`; checked by the service. On PUT an omitted field
- * stays as it is; `parent: null` makes the keyword top-level.
+ * `POST /rest/keywords` and `PUT /rest/keywords/{id}`. The types are checked here; the URLs are read by
+ * `UrlService` (which names what a value is not), the name and synonyms' text by the service (required,
+ * not blank). On PUT an omitted field stays as it is; `parent: null` makes the keyword top-level.
  */
 export class KeywordDto {
   @ApiPropertyOptional({
@@ -14,9 +16,8 @@ export class KeywordDto {
   @Allow()
   attributeUrl?: unknown;
 
-  @ApiPropertyOptional({ type: String, description: 'required on POST' })
-  @Allow()
-  name?: unknown;
+  @TextField('you must supply a name for the keyword', { description: 'required on POST' })
+  name?: string | null;
 
   @ApiPropertyOptional({
     type: String,
@@ -26,7 +27,6 @@ export class KeywordDto {
   @Allow()
   parent?: unknown;
 
-  @ApiPropertyOptional({ type: [String] })
-  @Allow()
-  synonyms?: unknown;
+  @ListField('synonyms must be an array of text')
+  synonyms?: unknown[] | null;
 }

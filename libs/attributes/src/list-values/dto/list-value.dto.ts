@@ -1,22 +1,20 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TextField } from '@dam/http';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 
 /**
- * `POST /rest/attributes/{id}/list-attribute-values` (spec 2.10). Checked by the service, so that a
- * missing or blank value gets the spec's exact message; `url` is ignored.
+ * `POST /rest/attributes/{id}/list-attribute-values` (spec 2.10). The types are checked here; the service
+ * checks the value itself, so that a missing or blank value gets the spec's exact message; `url` is ignored.
  */
 export class CreateListValueDto {
-  @ApiProperty({ type: String, description: 'required, non-empty' })
-  @Allow()
-  value?: unknown;
+  @TextField('the list value must be text', { required: true, description: 'required, non-empty' })
+  value?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
+  @TextField('additionalValue must be text', {
     nullable: true,
     description: 'shown instead of value on the asset detail view; may be empty',
   })
-  @Allow()
-  additionalValue?: unknown;
+  additionalValue?: string | null;
 }
 
 /** `POST /rest/list-attribute-values`: the same, naming the attribute by `attributeUrl` or `attributeId`. */
