@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, EventType } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /**
@@ -37,17 +37,8 @@ export function shareEventData(
   };
 }
 
-export class ShareCreated extends DomainEvent<ShareEventData> {
-  static readonly TYPE = 'share.created';
-  readonly type = ShareCreated.TYPE;
-}
+export class ShareCreated extends EventType<ShareEventData>('share.created') {}
 
-export class ShareRevoked extends DomainEvent<ShareEventData> {
-  static readonly TYPE = 'share.revoked';
-  readonly type = ShareRevoked.TYPE;
-}
+export class ShareRevoked extends EventType<ShareEventData>('share.revoked') {}
 
-export class ShareDownloaded extends DomainEvent<ShareDownloadEventData> {
-  static readonly TYPE = 'share.downloaded';
-  readonly type = ShareDownloaded.TYPE;
-}
+export class ShareDownloaded extends EventType<ShareDownloadEventData>('share.downloaded') {}
