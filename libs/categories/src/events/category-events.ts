@@ -1,4 +1,4 @@
-import { ActorRef, actorRef, DomainEvent } from '@dam/events';
+import { ActorRef, actorRef, DomainEvent, FieldChanges, fieldChanges } from '@dam/events';
 import { UrlService } from '@dam/http';
 
 /** The payload of every `category.*` event (docs/events.md). */
@@ -29,4 +29,27 @@ export class CategoryUpdated extends DomainEvent<CategoryEventData> {
 export class CategoryDeleted extends DomainEvent<CategoryEventData> {
   static readonly TYPE = 'category.deleted';
   readonly type = CategoryDeleted.TYPE;
+}
+
+/** The fields of a category the audit log compares (texts in the default language; the parent's id). */
+export interface AuditedCategory {
+  name?: string;
+  description?: string | null;
+  parentId?: number | null;
+}
+
+/**
+ * `{field: {before, after}}` of a category write (`before` undefined for a creation, `after` for a
+ * deletion); a field the write leaves out (undefined in `after`) keeps its value and is not a change.
+ */
+export function categoryChanges(
+  before: AuditedCategory | undefined,
+  after: AuditedCategory | undefined,
+): FieldChanges {
+  const written = after === undefined || before === undefined ? after : { ...before, ...defined(after) };
+  return fieldChanges(before, written, ['name', 'description', 'parentId']);
+}
+
+function defined(fields: AuditedCategory): AuditedCategory {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

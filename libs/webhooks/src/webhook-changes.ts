@@ -1,0 +1,50 @@
+import { ActorRef, actorRef, DomainEvent, FieldChanges, fieldChanges, SECRET_CHANGED } from '@dam/events';
+import { UrlService } from '@dam/http';
+import type { Webhook } from './webhook-rows';
+
+/** The payload of every `webhook.*` event (docs/events.md). */
+export interface WebhookEventData extends ActorRef {
+  webhookId: number;
+  webhookUrl: string;
+}
+
+export function webhookEventData(urls: UrlService, webhookId: number, actorId: number): WebhookEventData {
+  return {
+    webhookId,
+    webhookUrl: urls.configured().rest('admin', 'webhooks', webhookId),
+    ...actorRef(urls.configured(), actorId),
+  };
+}
+
+export class WebhookCreated extends DomainEvent<WebhookEventData> {
+  static readonly TYPE = 'webhook.created';
+  readonly type = WebhookCreated.TYPE;
+}
+
+/** Its target, events, description or enabled flag changed, or its secret was rotated. */
+export class WebhookUpdated extends DomainEvent<WebhookEventData> {
+  static readonly TYPE = 'webhook.updated';
+  readonly type = WebhookUpdated.TYPE;
+}
+
+export class WebhookDeleted extends DomainEvent<WebhookEventData> {
+  static readonly TYPE = 'webhook.deleted';
+  readonly type = WebhookDeleted.TYPE;
+}
+
+/** What a webhook write may set; `secret` is compared for being set, its value never kept. */
+export type WebhookFields = Partial<Pick<Webhook, 'url' | 'events' | 'description' | 'enabled' | 'secret'>>;
+
+/**
+ * `{field: {before, after}}` of a webhook write (`before` undefined for a creation, `after` for a
+ * deletion). A new signing secret is named, `secret: {before: null, after: null}`, never its value.
+ */
+export function webhookChanges(
+  before: WebhookFields | undefined,
+  after: WebhookFields | undefined,
+): FieldChanges {
+  const written = before === undefined || after === undefined ? after : { ...before, ...after };
+  const changes = fieldChanges(before, written, ['url', 'events', 'description', 'enabled']);
+  if (before !== undefined && after?.secret !== undefined) changes.secret = { ...SECRET_CHANGED };
+  return changes;
+}
