@@ -32,11 +32,12 @@ export class GroupDeleted extends DomainEvent<GroupEventData> {
   readonly type = GroupDeleted.TYPE;
 }
 
-/** A group as the audit log compares it: its name, and its permissions by access level id. */
+/** A group as the audit log compares it: its name, and its permissions (sorted) by access level id. */
 function audited(group: GroupView | undefined) {
   if (group === undefined) return undefined;
   const permissions: Record<string, string[]> = {};
   for (const row of group.permissions) (permissions[row.accessLevelId] ??= []).push(row.permission);
+  for (const names of Object.values(permissions)) names.sort();
   return { name: group.name, permissions };
 }
 
