@@ -22,10 +22,16 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-/** `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. */
-export async function startBenchService(extraEnv: Record<string, string> = {}): Promise<BenchService> {
-  const database = await createTestDatabase();
-  const store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
+/**
+ * `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults; `matrix`: another than
+ * DAM_TEST_MATRIX's.
+ */
+export async function startBenchService(
+  extraEnv: Record<string, string> = {},
+  matrix: Matrix = MATRIX,
+): Promise<BenchService> {
+  const database = await createTestDatabase(matrix);
+  const store = matrix === 'mysql' ? await startObjectStore() : undefined;
   const clientId = 'bench';
   const clientSecret = randomBytes(18).toString('base64url');
   const env: Record<string, string> = {
@@ -51,9 +57,9 @@ export async function startBenchService(extraEnv: Record<string, string> = {}): 
       service,
       token,
       clientSecret,
-      matrix: MATRIX,
+      matrix,
       databaseUrl: database.databaseUrl,
-      describe: describeMatrix(MATRIX),
+      describe: describeMatrix(matrix),
       stop,
     };
   } catch (error) {
