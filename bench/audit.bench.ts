@@ -13,7 +13,8 @@
  *   npm run build && npx ts-node -r tsconfig-paths/register --transpile-only bench/audit.bench.ts
  *
  * Settings: BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_CONNECTIONS (8), BENCH_AUDIT_ROWS (10000000),
- * BENCH_TRASH_ROWS (1000000), BENCH_QUERIES (200). Writes bench/results/audit.md.
+ * BENCH_TRASH_ROWS (1000000), BENCH_QUERIES (200), BENCH_PARTS (`put,scale`: either or both). Writes
+ * bench/results/audit-put.md and audit-scale.md.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -193,20 +194,27 @@ async function atScale(): Promise<string[]> {
   }
 }
 
-async function main(): Promise<void> {
+/** Runs one part and writes its report to bench/results/{file}. */
+async function part(title: string, file: string, lines: () => Promise<string[]>): Promise<void> {
+  const started = `${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)} at the start`;
+  const body = await lines();
   const report = [
-    '# Audit log and trash (issue 31)',
+    `# ${title} (issue 31)`,
     '',
-    `${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)} at the start.`,
+    `${started}, ${os.loadavg()[0].toFixed(2)} at the end.`,
     '',
-    ...(await putCost()),
-    ...(process.env.BENCH_SKIP_SCALE === 'true' ? [] : await atScale()),
-    `Load average ${os.loadavg()[0].toFixed(2)} at the end.`,
-    '',
+    ...body,
   ].join('\n');
   console.log(report);
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'results', 'audit.md'), report);
+  fs.writeFileSync(path.join(__dirname, 'results', file), report);
+}
+
+/** BENCH_PARTS: `put`, `scale` or both (default). */
+async function main(): Promise<void> {
+  const parts = (process.env.BENCH_PARTS ?? 'put,scale').split(',');
+  if (parts.includes('put')) await part("The audit entry's cost on an asset PUT", 'audit-put.md', putCost);
+  if (parts.includes('scale')) await part('Audit and trash queries at scale', 'audit-scale.md', atScale);
 }
 
 main().catch((error: unknown) => {
