@@ -12,6 +12,7 @@ const ALL = [
   'access-level-search',
   'asset-content-upload',
   'asset-search',
+  'audit',
   'oidc-token',
   'token-flood',
 ];
