@@ -169,7 +169,10 @@ async function atScale(): Promise<string[]> {
     const actor = ((await (await call(service, 'GET', '/rest/authenticated-user')).json()) as { id: number })
       .id;
     const rows = [
-      [`\`/rest/admin/audit?assetId=\` (${AUDIT_ROWS / ASSET_IDS} entries each)`, ids.map((id) => `/rest/admin/audit?assetId=${id}`)],
+      [
+        `\`/rest/admin/audit?assetId=\` (${AUDIT_ROWS / ASSET_IDS} entries each)`,
+        ids.map((id) => `/rest/admin/audit?assetId=${id}`),
+      ],
       [
         '`/rest/admin/audit?userId=` (the application user, 1 entry in 500; first page of 100)',
         ids.map(() => `/rest/admin/audit?userId=${actor}`),
