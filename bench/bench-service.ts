@@ -25,15 +25,16 @@ export interface BenchService {
 /**
  * `extraEnv`: settings of one benchmark (e.g. DAM_TRUST_PROXY), over the defaults. `program`: how to run
  * it instead of `node dist/apps/api/src/main.js` (another build's entry point, node flags, a preload).
- * `keepOutput`: keep its output lines (ServiceProcess.output).
+ * `keepOutput`: keep its output lines (ServiceProcess.output). `matrix`: another than DAM_TEST_MATRIX's.
  */
 export async function startBenchService(
   extraEnv: Record<string, string> = {},
   program?: ProgramEntry,
   keepOutput = false,
+  matrix: Matrix = MATRIX,
 ): Promise<BenchService> {
-  const database = await createTestDatabase();
-  const store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
+  const database = await createTestDatabase(matrix);
+  const store = matrix === 'mysql' ? await startObjectStore() : undefined;
   const clientId = 'bench';
   const clientSecret = randomBytes(18).toString('base64url');
   const env: Record<string, string> = {
@@ -60,9 +61,9 @@ export async function startBenchService(
       service,
       token,
       clientSecret,
-      matrix: MATRIX,
+      matrix,
       databaseUrl: database.databaseUrl,
-      describe: describeMatrix(MATRIX),
+      describe: describeMatrix(matrix),
       stop,
     };
   } catch (error) {

@@ -13,6 +13,7 @@ const ALL = [
   'asset-content-upload',
   'asset-search',
   'import',
+  'audit',
   'oidc-token',
   'shares',
   'token-flood',

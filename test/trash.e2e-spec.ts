@@ -208,6 +208,24 @@ describe('trash', () => {
     await post(`/rest/admin/trash/${expiredId}/restore`, t.adminToken, {}).expect(404);
   });
 
+  it('restores a checked-out asset checked in: the checkout ended with the deletion', async () => {
+    const asset = await newAsset(level);
+    await put(`${asset}/checkout`, t.adminToken, { userId: deleter.id }).expect(200);
+    expect((await get(`${asset}/checkout`, t.adminToken).expect(200)).body.userId).toBe(String(deleter.id));
+    await remove(asset, deleter.token).expect(204);
+    const item = (await trashed()).find((entry) => entry.asset === `${t.baseUrl}${asset}`);
+    await post(`/rest/admin/trash/${item?.id}/restore`, t.adminToken, {}).expect(200);
+    expect(
+      Number((await get(`${asset}/checkout`, t.adminToken).expect(200)).body.userId),
+    ).toBeLessThanOrEqual(0);
+    // Nobody holds it: another editor's change is not refused as the deleter's checkout (409).
+    const editor = await t.createUser();
+    await grant(t, editor.id, [level], ['view', 'edit']);
+    await put(asset, editor.token, { attributes: [{ id: String(TITLE), value: 'after restore' }] }).expect(
+      200,
+    );
+  });
+
   it('deletes at once with DAM_TRASH_RETENTION_DAYS=0', async () => {
     const other = await TestApp.start({ env: { DAM_TRASH_RETENTION_DAYS: '0' } });
     try {

@@ -2433,8 +2433,11 @@ export interface components {
       clientId: string | null;
       /** @description named like the events: asset.updated, asset.content.replaced, ... */
       action: string;
-      /** Format: uri */
-      target: string;
+      /**
+       * Format: uri
+       * @description what the action was on (null: a failed login under a username no user has)
+       */
+      target: string | null;
       requestId: string | null;
       /** @description {field: {before, after}}; an attribute keyed by its label (id lists for levels and categories) */
       changes: {

@@ -1,4 +1,5 @@
 import { InvalidInput } from '@dam/errors';
+import { FieldChanges, fieldChanges } from '@dam/events';
 import { LevelTranslation } from './access-levels.repository';
 import { AccessLevelWriteDto } from './dto/access-level-write.dto';
 import { AccessLevelEntity } from './entities/access-level.entity';
@@ -52,6 +53,27 @@ export function planChange(
   }
   if (language.isDefault || (name === undefined && description === undefined)) return { columns };
   return { columns, translation: { language: language.code, name, description } };
+}
+
+/** The fields of a level the audit log compares (texts in the default language). */
+const AUDITED: readonly (keyof AccessLevelEntity & string)[] = [
+  'name',
+  'description',
+  'parentId',
+  'hasPermissions',
+  ...(Object.keys(FLAGS) as Flag[]),
+];
+
+/**
+ * `{field: {before, after}}` of a level's write: `current` undefined for a creation, `columns` undefined
+ * for a deletion; a column the write leaves out keeps its value.
+ */
+export function levelChanges(
+  current: AccessLevelEntity | undefined,
+  columns: Partial<AccessLevelEntity> | undefined,
+): FieldChanges {
+  const after = columns === undefined || current === undefined ? columns : { ...current, ...columns };
+  return fieldChanges<Partial<AccessLevelEntity>>(current, after, AUDITED);
 }
 
 function validName(raw: string | null): string {

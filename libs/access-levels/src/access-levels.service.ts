@@ -5,7 +5,7 @@ import { InvalidInput } from '@dam/errors';
 import { DomainEvents } from '@dam/events';
 import { Paging, UrlService } from '@dam/http';
 import { LanguageService } from '@dam/i18n';
-import { planChange } from './access-level-changes';
+import { levelChanges, planChange } from './access-level-changes';
 import { AccessLevelNotAssignable, isAssignable } from './access-level-rules';
 import { AccessLevelReader, AccessLevelView, CountScope } from './access-level.reader';
 import { AccessLevelsRepository, LevelUpdate } from './access-levels.repository';
@@ -81,8 +81,12 @@ export class AccessLevelsService {
       createdAt: now,
       updatedAt: now,
     });
+    const created = levelChanges(undefined, columns);
     const saved = await this.levels.create(level, translation, (manager, id) =>
-      this.events.record(manager, new AccessLevelCreated(accessLevelEventData(this.urls, id, actor.id))),
+      this.events.record(
+        manager,
+        new AccessLevelCreated(accessLevelEventData(this.urls, id, actor.id)).withChanges(created),
+      ),
     );
     return this.get(actor, saved.id, 'all');
   }
@@ -114,7 +118,11 @@ export class AccessLevelsService {
       (manager, changed) =>
         this.events.record(
           manager,
-          ...changed.map((id) => new AccessLevelUpdated(accessLevelEventData(this.urls, id, actor.id))),
+          ...changed.map((id) =>
+            new AccessLevelUpdated(accessLevelEventData(this.urls, id, actor.id)).withChanges(
+              levelChanges(current.get(id), updates.find((update) => update.id === id)?.columns ?? {}),
+            ),
+          ),
         ),
     );
     return Promise.all(ids.map((id) => this.get(actor, id, 'all')));
@@ -147,7 +155,14 @@ export class AccessLevelsService {
       (manager, deleted) =>
         this.events.record(
           manager,
-          ...deleted.map((id) => new AccessLevelDeleted(accessLevelEventData(this.urls, id, actor.id))),
+          ...deleted.map((id) =>
+            new AccessLevelDeleted(accessLevelEventData(this.urls, id, actor.id)).withChanges(
+              levelChanges(
+                chosen.find((level) => level.id === id),
+                undefined,
+              ),
+            ),
+          ),
         ),
     );
     await this.images.discard(chosen.flatMap((level) => (level.imageKey === null ? [] : [level.imageKey])));

@@ -3,10 +3,12 @@ import { ActorUser } from '@dam/access';
 import { AssetReader, editOutcome, VisibleAsset } from '@dam/assets';
 import { AppConfig } from '@dam/core';
 import { InvalidInput, NotPermitted, UnknownResource } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
 import { UrlService } from '@dam/http';
 import { ObjectStorage } from '@dam/storage';
 import { AssetFilesRepository } from './asset-files.repository';
 import { AssetFileEntity } from './entities/asset-file.entity';
+import { AssetDownloaded } from './events/content-events';
 
 /** One entry of `GET /rest/assets/{id}/versions` (docs/api-decisions.md). */
 export interface AssetVersionRepresentation {
@@ -31,18 +33,24 @@ export class AssetDownloadsService {
     private readonly storage: ObjectStorage,
     private readonly urls: UrlService,
     private readonly config: AppConfig,
+    private readonly events: DomainEvents,
   ) {}
 
+  /** The signed URL of the current file; the hand-out is an `asset.downloaded` entry of the audit log. */
   async contentUrl(actor: ActorUser, id: number): Promise<string> {
     await this.downloadableOrThrow(actor, id);
-    return this.signedUrl(await this.currentOrThrow(id));
+    const url = await this.signedUrl(await this.currentOrThrow(id));
+    await this.events.recordUnpublished(AssetDownloaded.of(this.urls, id, actor.id));
+    return url;
   }
 
   async versionUrl(actor: ActorUser, id: number, version: number): Promise<string> {
     await this.downloadableOrThrow(actor, id);
     const file = await this.files.version(id, version);
     if (file === null) throw new UnknownResource(`asset ${id} has no version ${version}`);
-    return this.signedUrl(file);
+    const url = await this.signedUrl(file);
+    await this.events.recordUnpublished(AssetDownloaded.of(this.urls, id, actor.id, version));
+    return url;
   }
 
   async versions(actor: ActorUser, id: number): Promise<AssetVersionRepresentation[]> {

@@ -27,8 +27,13 @@ export class AuditEntrySchema {
   clientId: string | null;
   @ApiProperty({ description: 'named like the events: asset.updated, asset.content.replaced, ...' })
   action: string;
-  @ApiProperty({ format: 'uri' })
-  target: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uri',
+    description: 'what the action was on (null: a failed login under a username no user has)',
+  })
+  target: string | null;
   @ApiProperty({ type: String, nullable: true })
   requestId: string | null;
   @ApiProperty({

@@ -12,7 +12,8 @@ export interface AuditEntryRepresentation {
   /** The OAuth client of the request's token, when known. */
   clientId: string | null;
   action: string;
-  target: string;
+  /** The URL of what the action was on; null when there is none (a failed login of an unknown user). */
+  target: string | null;
   requestId: string | null;
   /** `{field: {before, after}}`, null when the change did not say. */
   changes: FieldChanges | null;
@@ -31,7 +32,7 @@ export class AuditMapper {
       actor: entry.actorUserId === null ? null : this.urls.rest('users', entry.actorUserId),
       clientId: entry.clientId,
       action: entry.action,
-      target: this.urls.rest(entry.targetType, entry.targetId),
+      target: entry.targetId === null ? null : this.urls.rest(...entry.targetType.split('/'), entry.targetId),
       requestId: entry.requestId,
       changes: entry.changes === null ? null : (JSON.parse(entry.changes) as FieldChanges),
     };

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessModule } from '@dam/access';
 import { AssetsModule } from '@dam/assets';
+import { AppConfig } from '@dam/core';
 import { DomainEvents } from '@dam/events';
 import { AssetHistoryController, AuditController } from './audit.controller';
 import { AuditMapper } from './audit.mapper';
@@ -24,9 +25,12 @@ export class AuditModule implements OnModuleInit {
   constructor(
     private readonly events: DomainEvents,
     private readonly audit: AuditService,
+    private readonly config: AppConfig,
   ) {}
 
+  /** Off (DAM_AUDIT_ENABLED=false), nothing is recorded: the list and history stay readable. */
   onModuleInit(): void {
-    this.events.addRecorder((manager, events) => this.audit.record(manager, events));
+    if (this.config.auditEnabled)
+      this.events.addRecorder((manager, events) => this.audit.record(manager, events));
   }
 }

@@ -18,6 +18,7 @@ import { CategoryWriteDto } from './dto/category-write.dto';
 import { CategoryEntity } from './entities/category.entity';
 import { CategoryAssetCounts } from './ports/category-asset-counts.port';
 import {
+  categoryChanges,
   CategoryCreated,
   CategoryDeleted,
   categoryEventData,
@@ -95,8 +96,12 @@ export class CategoriesService {
     const translation = this.languages.isDefault(language)
       ? undefined
       : { language, name, ...(description === null ? {} : { description }) };
+    const created = categoryChanges(undefined, { name, description, parentId });
     const saved = await this.categories.create(category, translation, (manager, id) =>
-      this.events.record(manager, new CategoryCreated(categoryEventData(this.urls, id, actor.id))),
+      this.events.record(
+        manager,
+        new CategoryCreated(categoryEventData(this.urls, id, actor.id)).withChanges(created),
+      ),
     );
     return this.get(saved.id);
   }
@@ -118,12 +123,17 @@ export class CategoriesService {
     const changes: CategoryChanges = { parentId };
     if (this.languages.isDefault(language)) Object.assign(changes, { name, description });
     else changes.translation = { language, name, description } satisfies CategoryTranslation;
+    const before = (await this.categories.findById(id)) ?? undefined;
+    const changed = categoryChanges(before, changes);
     const found = await this.categories.update(
       id,
       changes,
       (links) => checkMove(links, id, parentId),
       (manager) =>
-        this.events.record(manager, new CategoryUpdated(categoryEventData(this.urls, id, actor.id))),
+        this.events.record(
+          manager,
+          new CategoryUpdated(categoryEventData(this.urls, id, actor.id)).withChanges(changed),
+        ),
     );
     if (!found) throw new CategoryNotFound(id);
     return this.get(id);
@@ -132,15 +142,20 @@ export class CategoriesService {
   /** Only an empty category (no subcategories, no assets) can be deleted. */
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'create, change or delete categories');
-    if ((await this.categories.findById(id)) === null) throw new CategoryNotFound(id);
+    const category = await this.categories.findById(id);
+    if (category === null) throw new CategoryNotFound(id);
     if (await this.categories.hasChildren(id)) {
       throw new InvalidInput(`category ${id} has subcategories: delete or move them first`);
     }
     if (await this.assetCounts.hasAssets(id)) {
       throw new InvalidInput(`category ${id} still contains assets: remove them from it first`);
     }
+    const deleted = categoryChanges(category, undefined);
     await this.categories.delete(id, (manager) =>
-      this.events.record(manager, new CategoryDeleted(categoryEventData(this.urls, id, actor.id))),
+      this.events.record(
+        manager,
+        new CategoryDeleted(categoryEventData(this.urls, id, actor.id)).withChanges(deleted),
+      ),
     );
   }
 

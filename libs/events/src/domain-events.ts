@@ -58,15 +58,24 @@ export class DomainEvents implements OnModuleInit {
     this.dataSource.subscribers.push(subscriber);
   }
 
-  /**
-   * Stores `events` in the outbox within `manager`'s transaction, and emits them in process after it
-   * commits. Outside a transaction the row commits at once, and the events are emitted right after.
-   */
   /** Adds work that every `record` runs in the transaction of the change (the audit log's entries). */
   addRecorder(recorder: EventRecorder): void {
     this.recorders.push(recorder);
   }
 
+  /**
+   * Events that change nothing (a download, a failed login): only the recorders keep them (the audit
+   * log), at once and without a transaction; not in the outbox, so no webhook or listener sees them.
+   */
+  async recordUnpublished(...events: DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    for (const recorder of this.recorders) await recorder(this.dataSource.manager, events);
+  }
+
+  /**
+   * Stores `events` in the outbox within `manager`'s transaction, and emits them in process after it
+   * commits. Outside a transaction the row commits at once, and the events are emitted right after.
+   */
   async record(manager: EntityManager, ...events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
     await manager

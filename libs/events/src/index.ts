@@ -1,2 +1,3 @@
 export * from './domain-event';
 export * from './domain-events';
+export * from './field-changes';

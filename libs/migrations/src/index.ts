@@ -27,6 +27,7 @@ import { TrashedAssets1732338000000 } from './1732338000000-trashed-assets';
 import { AuditEntries1732341600000 } from './1732341600000-audit-entries';
 import { Sessions1732345200000 } from './1732345200000-sessions';
 import { AssetContentDigests1732348800000 } from './1732348800000-asset-content-digests';
+import { AuditTargetOptional1732352400000 } from './1732352400000-audit-target-optional';
 import { Shares1732356000000 } from './1732356000000-shares';
 import { RenditionTasks1732359600000 } from './1732359600000-rendition-tasks';
 
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   AuditEntries1732341600000,
   Sessions1732345200000,
   AssetContentDigests1732348800000,
+  AuditTargetOptional1732352400000,
   Shares1732356000000,
   RenditionTasks1732359600000,
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { wholeSeconds } from '@dam/core';
+import { InTransaction } from '@dam/events';
 import { DataSource } from 'typeorm';
 import {
   DELIVERIES,
@@ -26,33 +27,41 @@ export type { Delivery, DeliveryStatus, NewDelivery, Webhook } from './webhook-r
 export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(webhook: {
-    url: string;
-    events: string[];
-    description: string | null;
-    secret: string;
-  }): Promise<number> {
+  async insert(
+    webhook: {
+      url: string;
+      events: string[];
+      description: string | null;
+      secret: string;
+    },
+    within: InTransaction,
+  ): Promise<number> {
     const now = wholeSeconds(new Date());
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(WEBHOOKS)
-      .values({
-        url: webhook.url,
-        events: JSON.stringify(webhook.events),
-        description: webhook.description,
-        secret: webhook.secret,
-        enabled: true,
-        disabled_reason: null,
-        disabled_at: null,
-        failing_since: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const raw: unknown = result.raw;
-    const id = typeof raw === 'object' && raw !== null ? (raw as { insertId?: unknown }).insertId : raw;
-    return Number(id);
+    return this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(WEBHOOKS)
+        .values({
+          url: webhook.url,
+          events: JSON.stringify(webhook.events),
+          description: webhook.description,
+          secret: webhook.secret,
+          enabled: true,
+          disabled_reason: null,
+          disabled_at: null,
+          failing_since: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const raw: unknown = result.raw;
+      const id = Number(
+        typeof raw === 'object' && raw !== null ? (raw as { insertId?: unknown }).insertId : raw,
+      );
+      await within(manager, id);
+      return id;
+    });
   }
 
   async get(id: number): Promise<Webhook | undefined> {
@@ -87,6 +96,7 @@ export class WebhooksRepository {
       enabled?: boolean;
       secret?: string;
     },
+    within: InTransaction,
   ): Promise<boolean> {
     const set: Record<string, unknown> = { updated_at: wholeSeconds(new Date()) };
     if (changes.url !== undefined) set.url = changes.url;
@@ -103,24 +113,32 @@ export class WebhooksRepository {
           disabled_at: wholeSeconds(new Date()),
         });
     }
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(WEBHOOKS)
-      .set(set)
-      .where('id = :id', { id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(WEBHOOKS)
+        .set(set)
+        .where('id = :id', { id })
+        .execute();
+      if ((result.affected ?? 0) === 0) return false;
+      await within(manager, id);
+      return true;
+    });
   }
 
   /** Deletes the webhook; its deliveries go with it (foreign key cascade). */
-  async delete(id: number): Promise<boolean> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(WEBHOOKS)
-      .where('id = :id', { id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  async delete(id: number, within: InTransaction): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .delete()
+        .from(WEBHOOKS)
+        .where('id = :id', { id })
+        .execute();
+      if ((result.affected ?? 0) === 0) return false;
+      await within(manager, id);
+      return true;
+    });
   }
 
   /** Inserts deliveries; one already there (same webhook and event, from another instance) is skipped. */

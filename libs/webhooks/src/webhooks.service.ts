@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
 import { InvalidInput, UnknownResource } from '@dam/errors';
-import { Paging } from '@dam/http';
+import { DomainEvents } from '@dam/events';
+import { Paging, UrlService } from '@dam/http';
 import { randomBytes } from 'node:crypto';
 import { WebhookWriteDto } from './dto/webhook-write.dto';
 import { WebhookTargets } from './target-guard';
 import { readEventPatterns } from './webhook-events';
 import { Delivery, Webhook, WebhooksRepository } from './webhooks.repository';
+import {
+  WebhookCreated,
+  WebhookDeleted,
+  webhookChanges,
+  webhookEventData,
+  WebhookFields,
+  WebhookUpdated,
+} from './webhook-changes';
 
 const MAX_DESCRIPTION = 1000;
 const WHAT = 'manage webhooks';
@@ -22,6 +31,8 @@ export class WebhooksService {
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly targets: WebhookTargets,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   async create(actor: ActorUser, body: WebhookWriteDto | undefined): Promise<Webhook> {
@@ -29,7 +40,13 @@ export class WebhooksService {
     const url = (await this.targets.checkOrThrow(body?.url)).toString();
     const events = readEventPatterns(body?.events);
     const description = readDescription(body?.description);
-    const id = await this.webhooks.insert({ url, events, description, secret: newSecret() });
+    const created = webhookChanges(undefined, { url, events, description, enabled: true });
+    const id = await this.webhooks.insert({ url, events, description, secret: newSecret() }, (manager, id) =>
+      this.events.record(
+        manager,
+        new WebhookCreated(webhookEventData(this.urls, id, actor.id)).withChanges(created),
+      ),
+    );
     return this.getOrThrow(actor, id);
   }
 
@@ -47,27 +64,43 @@ export class WebhooksService {
 
   /** Changes the fields present; `enabled: true` re-enables a disabled webhook (its failures forgotten). */
   async update(actor: ActorUser, id: number, body: WebhookWriteDto | undefined): Promise<Webhook> {
-    await this.getOrThrow(actor, id);
-    const changes: Parameters<WebhooksRepository['update']>[1] = {};
+    const before = await this.getOrThrow(actor, id);
+    const changes: WebhookFields = {};
     if (body?.url !== undefined) changes.url = (await this.targets.checkOrThrow(body.url)).toString();
     if (body?.events !== undefined) changes.events = readEventPatterns(body.events);
     if (body?.description !== undefined) changes.description = readDescription(body.description);
     if (body?.enabled !== undefined) changes.enabled = body.enabled;
-    if (!(await this.webhooks.update(id, changes))) throw new UnknownResource(`webhook ${id} does not exist`);
-    return this.getOrThrow(actor, id);
+    return this.updated(actor, before, changes);
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
-    await this.getOrThrow(actor, id);
-    await this.webhooks.delete(id);
+    const before = await this.getOrThrow(actor, id);
+    const deleted = webhookChanges(before, undefined);
+    const found = await this.webhooks.delete(id, (manager) =>
+      this.events.record(
+        manager,
+        new WebhookDeleted(webhookEventData(this.urls, id, actor.id)).withChanges(deleted),
+      ),
+    );
+    if (!found) throw new UnknownResource(`webhook ${id} does not exist`);
   }
 
   /** A new signing secret, effective for the next attempt; the old one stops working at once. */
   async rotateSecret(actor: ActorUser, id: number): Promise<Webhook> {
-    await this.getOrThrow(actor, id);
-    if (!(await this.webhooks.update(id, { secret: newSecret() })))
-      throw new UnknownResource(`webhook ${id} does not exist`);
-    return this.getOrThrow(actor, id);
+    return this.updated(actor, await this.getOrThrow(actor, id), { secret: newSecret() });
+  }
+
+  /** Writes `changes` with its `webhook.updated` (the secret named, never its value); the webhook after. */
+  private async updated(actor: ActorUser, before: Webhook, changes: WebhookFields): Promise<Webhook> {
+    const changed = webhookChanges(before, changes);
+    const found = await this.webhooks.update(before.id, changes, (manager) =>
+      this.events.record(
+        manager,
+        new WebhookUpdated(webhookEventData(this.urls, before.id, actor.id)).withChanges(changed),
+      ),
+    );
+    if (!found) throw new UnknownResource(`webhook ${before.id} does not exist`);
+    return this.getOrThrow(actor, before.id);
   }
 
   async deliveries(

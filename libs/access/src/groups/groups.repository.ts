@@ -2,6 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CacheGenerations, refuseForeignKeyViolations } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
+
+/** Work done in a group write's transaction (its events), given the group before and after (undefined: none). */
+export type GroupChanged = (
+  manager: EntityManager,
+  before: GroupView | undefined,
+  after: GroupView | undefined,
+) => Promise<void>;
 import { isPermission } from '../permissions/permission';
 import { GroupPermissionRow } from '../permissions/permission-tree';
 import { GroupEntity } from '../users/entities/group.entity';
@@ -51,13 +58,15 @@ export class GroupsRepository {
     return { id: group.id, name: group.name, permissions };
   }
 
-  async create(name: string, permissions: GroupPermissionRow[]): Promise<GroupView> {
+  async create(name: string, permissions: GroupPermissionRow[], changed: GroupChanged): Promise<GroupView> {
     return refuseForeignKeyViolations(LEVEL_GONE, () =>
       this.dataSource.transaction(async (manager) => {
         const group = await manager.getRepository(GroupEntity).save({ name, createdAt: new Date() });
         await this.insertPermissions(manager, group.id, permissions);
         await this.generations.bump(ACCESS_GENERATION, manager);
-        return { id: group.id, name: group.name, permissions };
+        const view = { id: group.id, name: group.name, permissions };
+        await changed(manager, undefined, view);
+        return view;
       }),
     );
   }
@@ -67,11 +76,13 @@ export class GroupsRepository {
     id: number,
     name: string | undefined,
     permissions: GroupPermissionRow[] | undefined,
+    changed: GroupChanged,
   ): Promise<GroupView | null> {
     return refuseForeignKeyViolations(LEVEL_GONE, () =>
       this.dataSource.transaction(async (manager) => {
         const groups = manager.getRepository(GroupEntity);
-        if (!(await groups.existsBy({ id }))) return null;
+        const before = await this.findById(id, manager);
+        if (before === null) return null;
         if (name !== undefined) await groups.update({ id }, { name });
         if (permissions !== undefined) {
           await manager.getRepository(GroupPermissionEntity).delete({ groupId: id });
@@ -79,19 +90,23 @@ export class GroupsRepository {
         }
         const group = await this.findById(id, manager);
         await this.generations.bump(ACCESS_GENERATION, manager);
+        await changed(manager, before, group ?? undefined);
         return group;
       }),
     );
   }
 
   /** Removes the group; its permissions and memberships go with it (foreign keys cascade). */
-  async delete(id: number): Promise<boolean> {
+  async delete(id: number, changed: GroupChanged): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
+      const before = await this.findById(id, manager);
+      if (before === null) return false;
       await manager.getRepository(GroupPermissionEntity).delete({ groupId: id });
       await manager.query('DELETE FROM user_groups WHERE group_id = ?', [id]);
-      const result = await manager.getRepository(GroupEntity).delete({ id });
+      await manager.getRepository(GroupEntity).delete({ id });
       await this.generations.bump(ACCESS_GENERATION, manager);
-      return (result.affected ?? 0) > 0;
+      await changed(manager, before, undefined);
+      return true;
     });
   }
 

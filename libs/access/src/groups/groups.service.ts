@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidInput } from '@dam/errors';
+import { DomainEvent, DomainEvents } from '@dam/events';
 import { Paging, UrlService } from '@dam/http';
 import { ActorUser } from '../actor/actor';
 import { AccessLevelTree } from '../permissions/access-level-tree.port';
 import { isPermission, PERMISSIONS } from '../permissions/permission';
 import { GroupPermissionRow } from '../permissions/permission-tree';
 import { AccessLevelPermissionsDto, GroupWriteDto } from './dto/group-write.dto';
-import { GroupsRepository, GroupView } from './groups.repository';
+import { GroupChanged, GroupsRepository, GroupView } from './groups.repository';
+import {
+  GroupCreated,
+  GroupDeleted,
+  groupChanges,
+  GroupEventData,
+  groupEventData,
+  GroupUpdated,
+} from './group-events';
 import { requireAdmin } from '../actor/policy';
 import { GroupNotFound } from './group-errors';
 
@@ -17,6 +26,7 @@ export class GroupsService {
     private readonly groups: GroupsRepository,
     private readonly urls: UrlService,
     private readonly levels: AccessLevelTree,
+    private readonly events: DomainEvents,
   ) {}
 
   async listIds(actor: ActorUser, paging?: Paging): Promise<{ ids: number[]; total: number }> {
@@ -36,7 +46,7 @@ export class GroupsService {
     if (input.name === undefined) throw new InvalidInput('you must supply a name for the group');
     const name = validName(input.name);
     const permissions = await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
-    return this.groups.create(name, permissions);
+    return this.groups.create(name, permissions, this.recorded(actor, GroupCreated));
   }
 
   /** Replaces the name and/or all permissions in one transaction; omitted fields stay as they are. */
@@ -47,14 +57,29 @@ export class GroupsService {
       input.accessLevelPermissions === undefined
         ? undefined
         : await this.permissionRowsOrThrow(input.accessLevelPermissions ?? []);
-    const group = await this.groups.update(id, name, permissions);
+    const group = await this.groups.update(id, name, permissions, this.recorded(actor, GroupUpdated));
     if (group === null) throw new GroupNotFound(id);
     return group;
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
     requireAdmin(actor, 'read or manage groups');
-    if (!(await this.groups.delete(id))) throw new GroupNotFound(id);
+    if (!(await this.groups.delete(id, this.recorded(actor, GroupDeleted)))) throw new GroupNotFound(id);
+  }
+
+  /** Records the event of a group write, with its changes, in the write's transaction. */
+  private recorded(
+    actor: ActorUser,
+    Event: new (data: GroupEventData) => DomainEvent<GroupEventData>,
+  ): GroupChanged {
+    return async (manager, before, after) => {
+      const id = after?.id ?? before?.id;
+      if (id === undefined) return;
+      const event = new Event(groupEventData(this.urls, id, actor.id)).withChanges(
+        groupChanges(before, after),
+      );
+      await this.events.record(manager, event);
+    };
   }
 
   /**

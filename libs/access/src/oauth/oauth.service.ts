@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@dam/core';
+import { DomainEvents } from '@dam/events';
+import { UrlService } from '@dam/http';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
 import { OAuthClientEntity } from './entities/oauth-client.entity';
+import { LoginFailed } from './login-failed';
 import { LoginThrottle } from './login-throttle';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthError } from './oauth-error';
@@ -23,6 +26,8 @@ export class OAuthService {
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly logins: LoginThrottle,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   /** `address`: the client's address (DAM_TRUST_PROXY applied), whose failed password grants are limited. */
@@ -83,6 +88,7 @@ export class OAuthService {
     const attempt = await this.logins.attempt({ kind: 'user', name: user?.username ?? username }, address);
     const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (user === null || user.passwordHash === null || !valid) {
+      await this.events.recordUnpublished(LoginFailed.of(this.urls, 'username', username, user?.id ?? null));
       throw new OAuthError(400, 'invalid_grant', 'the username or password is wrong');
     }
     await attempt.succeeded();
@@ -108,7 +114,12 @@ export class OAuthService {
     const known = await this.clients.findByClientId(clientId);
     const attempt = await this.logins.attempt({ kind: 'client', name: known?.clientId ?? clientId }, address);
     const client = await this.clients.verify(known, clientSecret);
-    if (client === undefined) throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+    if (client === undefined) {
+      await this.events.recordUnpublished(
+        LoginFailed.of(this.urls, 'clientId', clientId, known?.userId ?? null),
+      );
+      throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+    }
     await attempt.succeeded();
     return client;
   }

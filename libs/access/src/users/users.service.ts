@@ -12,6 +12,7 @@ import { PasswordHasher } from './password-hasher';
 import { User } from './user';
 import { ACCESS_GENERATION, UserSearchCriteria, UsersRepository } from './users.repository';
 import { UserCreated, UserDeleted, userEventData, UserUpdated } from './user-events';
+import { auditedUser, userChanges } from './user-changes';
 import { SessionEnder } from './session-ender';
 import { validUsername } from './username';
 
@@ -64,7 +65,12 @@ export class UsersService {
       updatedAt: now,
     });
     const saved = await this.users.save(user, (manager, id) =>
-      this.events.record(manager, new UserCreated(userEventData(this.urls, id, actor.id))),
+      this.events.record(
+        manager,
+        new UserCreated(userEventData(this.urls, id, actor.id)).withChanges(
+          userChanges(undefined, auditedUser(user)),
+        ),
+      ),
     );
     return toUser(saved);
   }
@@ -77,6 +83,7 @@ export class UsersService {
   async update(actor: ActorUser, id: number, changes: UpdateUserDto): Promise<User> {
     if (!isSelfOrAdmin(actor, id)) throw new NotPermitted('only administrators may change other users');
     const user = await this.entityOrThrow(id);
+    const before = auditedUser(user);
     if (!isPrivileged(actor)) refuseSelfEscalation(user, changes);
     // A name stored before the character rule keeps working as long as it is not changed.
     if (changes.username !== undefined && changes.username !== user.username)
@@ -90,7 +97,11 @@ export class UsersService {
     if (changes.password !== undefined) user.passwordHash = await this.hasher.hash(changes.password);
     user.updatedAt = new Date();
     await this.users.save(user, async (manager) => {
-      await this.events.record(manager, new UserUpdated(userEventData(this.urls, id, actor.id)));
+      const changed = userChanges(before, auditedUser(user), passwordChanged);
+      await this.events.record(
+        manager,
+        new UserUpdated(userEventData(this.urls, id, actor.id)).withChanges(changed),
+      );
       // A new password ends every session of the user, the caller's own too (docs/security.md).
       if (passwordChanged) await this.sessions.endAll(id, manager);
     });
@@ -103,7 +114,12 @@ export class UsersService {
     if (user.isApplication) throw new InvalidInput('the application user cannot be deleted');
     if (user.id === actor.id) throw new InvalidInput('you cannot delete your own user');
     await this.users.delete(id, (manager) =>
-      this.events.record(manager, new UserDeleted(userEventData(this.urls, id, actor.id))),
+      this.events.record(
+        manager,
+        new UserDeleted(userEventData(this.urls, id, actor.id)).withChanges(
+          userChanges(auditedUser(user), undefined),
+        ),
+      ),
     );
   }
 

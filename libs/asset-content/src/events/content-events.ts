@@ -49,3 +49,27 @@ export class AssetVersionRestored extends EventType<AssetVersionRestoredData>('a
     });
   }
 }
+
+/** The payload of `asset.downloaded`. */
+export interface AssetDownloadedData extends ActorRef {
+  assetId: number;
+  assetUrl: string;
+  /** The file handed out: the current content's URL, or a version's. */
+  contentUrl: string;
+}
+
+/**
+ * The asset's original file was handed out (the 303 or the signed URL of `content` or of a version's
+ * content, a signed URL's GET included). Audit only (`recordUnpublished`): no webhook sees it.
+ */
+export class AssetDownloaded extends EventType<AssetDownloadedData>('asset.downloaded') {
+  static of(urls: UrlService, assetId: number, actorId: number, version?: number): AssetDownloaded {
+    const asset = urls.configured().rest('assets', assetId);
+    return new AssetDownloaded({
+      assetId,
+      assetUrl: asset,
+      contentUrl: version === undefined ? `${asset}/content` : `${asset}/versions/${version}/content`,
+      ...actorRef(urls.configured(), actorId),
+    });
+  }
+}

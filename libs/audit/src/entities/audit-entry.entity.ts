@@ -22,12 +22,13 @@ export class AuditEntryEntity {
   @Column({ type: 'varchar', length: 64 })
   action: string;
 
-  /** The collection of the target under /rest (`assets`, `users`, `categories`, `access-levels`). */
+  /** The collection of the target under /rest (`assets`, `users`, `groups`, `categories`, ...). */
   @Column({ name: 'target_type', type: 'varchar', length: 32 })
   targetType: string;
 
-  @Column({ name: 'target_id', type: 'integer' })
-  targetId: number;
+  /** Null when the action has no target (a failed login under a username no user has). */
+  @Column({ name: 'target_id', type: 'integer', nullable: true })
+  targetId: number | null;
 
   /** JSON `{field: {before, after}}`, or null when the change did not say. */
   @Column({ type: 'text', nullable: true })

@@ -144,6 +144,8 @@ export class AppConfig {
   duplicateUploads: 'warn' | 'refuse' | 'allow';
   /** DAM_AUDIT_RETENTION_DAYS: audit entries older than this are purged by `purge-audit`. */
   auditRetentionDays: number;
+  /** DAM_AUDIT_ENABLED (true): false writes no audit entry (the audit benchmark's baseline). */
+  auditEnabled: boolean;
   /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
   verifyIntegrityMaxBytesPerRun: number;
   /** DAM_WEBHOOK_POLL_MS: how often this instance delivers webhooks (outbox, retries); 0: it delivers none. */
@@ -262,6 +264,7 @@ export class AppConfig {
       'warn',
     );
     config.auditRetentionDays = read.number('DAM_AUDIT_RETENTION_DAYS', 365, 1, 36_500);
+    config.auditEnabled = read.boolean('DAM_AUDIT_ENABLED', true);
     config.verifyIntegrityMaxBytesPerRun = read.integer(
       'DAM_VERIFY_INTEGRITY_MAX_BYTES_PER_RUN',
       2 * 1024 * 1024 * 1024,
