@@ -20,6 +20,9 @@ export class TrustedOrigin {
   /** Refused hosts already logged (bounded: the header is the client's). */
   private readonly logged = new Set<string>();
   private readonly enforced: boolean;
+  /** Allowed `Host` (or `X-Forwarded-Host`) texts and their origins, per scheme (see judge). */
+  private readonly httpOrigins = new Map<string, string>();
+  private readonly httpsOrigins = new Map<string, string>();
 
   constructor(private readonly config: AppConfig) {
     this.enforced = config.publicUrl === undefined || config.allowedHosts !== undefined;
@@ -38,28 +41,38 @@ export class TrustedOrigin {
   middleware(): RequestHandler {
     return (request: Request, response: Response, next: NextFunction): void => {
       const judged = this.judge(request);
-      if ('refusal' in judged) {
+      if (typeof judged !== 'string') {
         this.log(judged.refusal);
         response.status(400).type('text/plain; charset=utf-8').send(judged.refusal);
         return;
       }
-      (request as WithOrigin)[ORIGIN] = judged.origin;
+      (request as WithOrigin)[ORIGIN] = judged;
       next();
     };
   }
 
-  private judge(request: Request): { origin: string } | { refusal: string } {
-    if (!this.enforced || isExempt(request.path)) return { origin: this.configured() };
+  /** The request's origin, or why it is refused. */
+  private judge(request: Request): string | { refusal: string } {
+    if (!this.enforced || isExempt(request.path)) return this.configured();
     const forwarded = this.config.trustProxy ? firstValue(request.header('x-forwarded-host')) : undefined;
-    const header = forwarded === undefined ? 'Host' : 'X-Forwarded-Host';
     const text = forwarded ?? request.header('host');
     // HTTP/1.0 without Host: nothing to trust, nothing to refuse.
-    if (text === undefined || text === '') return { origin: this.configured() };
+    if (text === undefined || text === '') return this.configured();
     const scheme = this.schemeOf(request);
+    const origins = scheme === 'https' ? this.httpsOrigins : this.httpOrigins;
+    // Hot path: a host already allowed, whatever the connection, answers its origin without parsing.
+    const known = origins.get(text);
+    if (known !== undefined) return known;
     const host = parseHostPort(text);
-    if (host === undefined || !this.allows(host, scheme, request.socket.localAddress))
+    if (host === undefined || !this.allows(host, scheme, request.socket.localAddress)) {
+      const header = forwarded === undefined ? 'Host' : 'X-Forwarded-Host';
       return { refusal: `${header} ${quoted(text)} is not a name of this service` };
-    return { origin: `${scheme}://${hostPortText(host)}` };
+    }
+    const origin = `${scheme}://${hostPortText(host)}`;
+    // Only what does not depend on the connection's address; bounded (the header is the client's).
+    const connectionFree = this.config.allowedHosts !== undefined || LOCAL_NAMES.includes(host.hostname);
+    if (connectionFree && origins.size < KNOWN_ORIGINS) origins.set(text, origin);
+    return origin;
   }
 
   private allows(host: HostPort, scheme: string, localAddress: string | undefined): boolean {
@@ -101,6 +114,9 @@ const ORIGIN = Symbol('trustedOrigin');
 type WithOrigin = { [ORIGIN]?: string };
 
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/** How many allowed host texts TrustedOrigin remembers per scheme. */
+const KNOWN_ORIGINS = 64;
 
 function isExempt(path: string): boolean {
   return path === '/health' || path.startsWith('/health/') || path === '/metrics';
