@@ -27,6 +27,7 @@ import { TrashedAssets1732338000000 } from './1732338000000-trashed-assets';
 import { AuditEntries1732341600000 } from './1732341600000-audit-entries';
 import { Sessions1732345200000 } from './1732345200000-sessions';
 import { AssetContentDigests1732348800000 } from './1732348800000-asset-content-digests';
+import { AssetWordTallies1732363200000 } from './1732363200000-asset-word-tallies';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   AuditEntries1732341600000,
   Sessions1732345200000,
   AssetContentDigests1732348800000,
+  AssetWordTallies1732363200000,
 ];
