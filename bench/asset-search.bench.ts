@@ -22,6 +22,7 @@ import { AssetTalliesRepository } from '../libs/assets/src/queries/asset-tallies
 import { explain, serverSettings } from './asset-search-explain';
 import { fmt, percentile, SERVER_URL, withMysqlBenchApp } from './mysql-bench-app';
 import { AttributeRole, REGIONS, seed, SeedPlan, WORDS } from './asset-search-seed';
+import { commonWordScenarios } from './asset-search-words';
 
 const WARM_UP = 5;
 /** `--runs N`: requests measured per row (after the warm-up). */
@@ -189,6 +190,9 @@ export async function measure(
       ['three facets, no filter', `facets=${FACETS}`],
     );
   }
+  const words = commonWordScenarios(plan.attributes.title.id, FACETS);
+  if (process.argv.includes('--words')) scenarios.length = 0;
+  scenarios.push(...words);
   // Every request again as the user who may view a quarter of the levels (`userId` acts as them).
   const asViewer = (query: string) => `${query}&userId=${viewer.id}`;
   const all: Array<[string, string]> = scenarios.flatMap(([label, query]): Array<[string, string]> =>

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { JobRegistry } from '@dam/jobs';
 import { bearerRequests } from './helpers/bearer-requests';
 import { grant } from './helpers/asset-permission-fixtures';
-import { assetFactory, SearchWorld } from './helpers/search-fixtures';
+import { assetFactory, pageWalker, SearchWorld } from './helpers/search-fixtures';
 import { TestApp, TestUser } from './helpers/test-app';
 
 /**
@@ -18,6 +18,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
   let both: TestUser;
   const api = bearerRequests(() => t);
   const createAsset = assetFactory(() => t);
+  const walk = pageWalker(() => t);
   const ids: Record<string, number> = {};
 
   /**
@@ -30,17 +31,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     pageSize = 2,
   ): Promise<{ total: number; walked: number }> {
     const first = await api.get(`/rest/asset-search?${query}`, token).expect(200);
-    let walked = 0;
-    let next: string | undefined =
-      `/rest/asset-search?${query}${query ? '&' : ''}count=false&pageSize=${pageSize}`;
-    while (next !== undefined) {
-      const page: { headers: Record<string, unknown>; body: unknown } = await api
-        .get(next.replace(/^https?:\/\/[^/]+/, ''), token)
-        .expect(200);
-      expect(page.headers['x-total-count']).toBeUndefined();
-      walked += (page.body as unknown[]).length;
-      next = /<([^>]+)>;\s*rel="next"/.exec(String(page.headers.link ?? ''))?.[1];
-    }
+    const walked = await walk(query, token, pageSize);
     return { total: Number(first.headers['x-total-count']), walked };
   }
 

@@ -114,3 +114,26 @@ export function searcher(t: () => TestApp) {
     return (response.body as Array<{ id: number }>).map((summary) => summary.id);
   };
 }
+
+/**
+ * `walk(query, token, pageSize?)`: how many assets a walk through every page of the search finds, by
+ * `rel="next"`, without a count (`count=false`: no page reads the tallies); pageSize 2 by default, so
+ * the walk goes through several pages.
+ */
+export function pageWalker(t: () => TestApp) {
+  const api = bearerRequests(t);
+  return async (query: string, token: string, pageSize = 2): Promise<number> => {
+    let walked = 0;
+    let next: string | undefined =
+      `/rest/asset-search?${query}${query ? '&' : ''}count=false&pageSize=${pageSize}`;
+    while (next !== undefined) {
+      const page: { headers: Record<string, unknown>; body: unknown } = await api
+        .get(next.replace(/^https?:\/\/[^/]+/, ''), token)
+        .expect(200);
+      expect(page.headers['x-total-count']).toBeUndefined();
+      walked += (page.body as unknown[]).length;
+      next = /<([^>]+)>;\s*rel="next"/.exec(String(page.headers.link ?? ''))?.[1];
+    }
+    return walked;
+  };
+}

@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
 import { AssetEntity } from './entities/asset.entity';
+import { AssetWordTalliesRepository } from './queries/asset-word-tallies.repository';
 
 /** A value the content area writes with a new file (read-only file attributes, embedded data). */
 export interface EmbeddedValue {
@@ -24,6 +25,7 @@ export class AssetContentWrites {
   constructor(
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
+    private readonly words: AssetWordTalliesRepository,
   ) {}
 
   /** Locks the asset row, raising its version (its ETag changes); false when the asset no longer exists. */
@@ -60,6 +62,7 @@ export class AssetContentWrites {
     values: readonly EmbeddedValue[],
   ): Promise<void> {
     await manager.query('UPDATE assets SET version = version + 1 WHERE id = ?', [assetId]);
+    const words = await this.words.wordsOf(manager, assetId);
     const repository = manager.getRepository(AssetAttributeValueEntity);
     for (const { attributeId, value } of values) {
       await repository.upsert({ assetId, attributeId, language: '', value }, [
@@ -71,5 +74,6 @@ export class AssetContentWrites {
     const ids = values.map((value) => value.attributeId);
     const typeOf = await attributeTypes(this.catalog, this.languages.defaultLanguage, ids);
     await reindexAssetAttributes(manager, assetId, ids, typeOf);
+    await this.words.reindexed(manager, assetId, words);
   }
 }

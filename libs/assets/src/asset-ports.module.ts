@@ -9,6 +9,7 @@ import { AssetPageRepository } from './queries/asset-page.repository';
 import { AssetQueries } from './queries/asset-queries.service';
 import { AssetStatesRepository } from './queries/asset-states.repository';
 import { AssetTalliesRepository } from './queries/asset-tallies.repository';
+import { AssetWordTalliesRepository } from './queries/asset-word-tallies.repository';
 import { KeywordPlanRepository } from './queries/keyword-plan.repository';
 import { QuerySources } from './queries/query-sources';
 import { SortWalkRepository } from './queries/sort-walk.repository';
@@ -35,12 +36,20 @@ import { AssetSnapshotParts } from './trash/asset-snapshot';
     KeywordPlanRepository,
     AssetStatesRepository,
     AssetTalliesRepository,
+    AssetWordTalliesRepository,
     LevelAssetCountsService,
     CategoryAssetCountsService,
     AssetSnapshotParts,
     { provide: LevelAssetCounts, useExisting: LevelAssetCountsService },
     { provide: CategoryAssetCounts, useExisting: CategoryAssetCountsService },
   ],
-  exports: [AssetQueries, LevelAssetCounts, CategoryAssetCounts, AssetTalliesRepository, AssetSnapshotParts],
+  exports: [
+    AssetQueries,
+    LevelAssetCounts,
+    CategoryAssetCounts,
+    AssetTalliesRepository,
+    AssetWordTalliesRepository,
+    AssetSnapshotParts,
+  ],
 })
 export class AssetPortsModule {}

@@ -18,6 +18,7 @@ import {
 import { AssetPendingEditEntity } from './entities/asset-pending-edit.entity';
 import { AssetEntity } from './entities/asset.entity';
 import { AssetTalliesRepository } from './queries/asset-tallies.repository';
+import { AssetWords, AssetWordTalliesRepository } from './queries/asset-word-tallies.repository';
 
 export interface AssetFlags {
   submitted?: boolean;
@@ -41,6 +42,7 @@ export class AssetWritesRepository {
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
     private readonly tallies: AssetTalliesRepository,
+    private readonly words: AssetWordTalliesRepository,
   ) {}
 
   /** `within` runs last in the same transaction (the owner records its events there). */
@@ -217,6 +219,9 @@ export class AssetWritesRepository {
         .where('id IN (:...assetIds)', { assetIds })
         .execute();
       const byAsset = await attributeIdsOf(manager);
+      // The word tallies follow each asset's words from what they were to what the rebuild makes them.
+      const words = new Map<number, AssetWords>();
+      for (const assetId of assetIds) words.set(assetId, await this.words.wordsOf(manager, assetId));
       for (const table of SEARCH_INDEX_TABLES) {
         await manager
           .createQueryBuilder()
@@ -228,6 +233,7 @@ export class AssetWritesRepository {
       for (const [assetId, attributeIds] of byAsset) {
         await reindexAssetAttributes(manager, assetId, attributeIds, typeOf);
       }
+      for (const [assetId, before] of words) await this.words.reindexed(manager, assetId, before);
     });
   }
 

@@ -30,6 +30,7 @@ import { AssetContentDigests1732348800000 } from './1732348800000-asset-content-
 import { AuditTargetOptional1732352400000 } from './1732352400000-audit-target-optional';
 import { Shares1732356000000 } from './1732356000000-shares';
 import { RenditionTasks1732359600000 } from './1732359600000-rendition-tasks';
+import { AssetWordTallies1732363200000 } from './1732363200000-asset-word-tallies';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   AuditTargetOptional1732352400000,
   Shares1732356000000,
   RenditionTasks1732359600000,
+  AssetWordTallies1732363200000,
 ];

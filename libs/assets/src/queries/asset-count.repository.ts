@@ -13,7 +13,7 @@ import { assetsWhere, Id, idsOf, MAX_LISTED_IDS, QuerySources, rowsOf } from './
 import { SqlParams } from './sql-params';
 
 /** What the tallies can count within: a `submitted` state, and the assets in some of these categories or levels. */
-export type TalliedScope = Pick<AssetFilter, 'submitted' | 'categoryIds' | 'accessLevelIds'>;
+export type TalliedScope = Pick<AssetFilter, 'submitted' | 'categoryIds' | 'accessLevelIds' | 'keywords'>;
 
 export type AssetLinkKind = 'accessLevel' | 'category';
 

@@ -9,7 +9,7 @@ import {
   AssetSearchPage,
 } from '../ports/asset-queries.port';
 import { AssetState } from '../ports/asset-state';
-import { compileFilter, InternalFilter } from './asset-filter.sql';
+import { CompiledFilter, compileFilter, InternalFilter } from './asset-filter.sql';
 import { AssetCountRepository } from './asset-count.repository';
 import { AssetFacetsRepository } from './asset-facets.repository';
 import { AssetPageRepository } from './asset-page.repository';
@@ -21,6 +21,8 @@ import {
   isTalliedScope,
   onlyVisibility,
   shareSeenBy,
+  singleWord,
+  TalliedAssetFacet,
   TalliedCounts,
 } from './tallied-counts.service';
 
@@ -73,6 +75,8 @@ export class AssetQueries {
     // (the whole library, or its assets in some categories or levels).
     const everyAsset = onlyVisibility(filter);
     const tallied = count && isTalliedScope(filter);
+    // One word: its total from the word tallies.
+    const word = count ? singleWord(filter) : undefined;
     const [plan, tallies] = await Promise.all([
       this.keywords.plan(filter),
       this.tallied.talliesFor(filter, tallied),
@@ -86,10 +90,14 @@ export class AssetQueries {
         descending,
         start,
         limit,
-        count && !tallied,
+        count && !tallied && word === undefined,
         compileFilter(filter, undefined, plan, sets),
       ),
-      tallied ? this.tallied.total(filter, tallies ?? [], sets) : undefined,
+      tallied
+        ? this.tallied.total(filter, tallies ?? [], sets)
+        : word === undefined
+          ? undefined
+          : this.tallied.wordTallies(word).then((rows) => this.tallied.wordTotal(filter, rows)),
     ]);
     return total === undefined ? page : { ...page, total };
   }
@@ -106,6 +114,8 @@ export class AssetQueries {
       this.tallied.talliesFor(filter, tallied),
     ]);
     const search = compileFilter(filter, undefined, plan, this.tallied.levelSetsOf(filter, tallies));
+    const word = singleWord(filter);
+    if (word !== undefined) return this.wordFacetCounts(filter, word, search, facets, limit);
     if (!tallied) return this.facets.facets(search, facets, limit);
     // Every asset the viewer may see: the total from the tallies, and so the categories, access levels
     // and years; any other facet a GROUP BY of its own.
@@ -117,6 +127,31 @@ export class AssetQueries {
     ]);
     const counts = facets.map((facet) =>
       isTalliedFacet(facet) ? (fromTallies.shift() ?? []) : (counted.shift() ?? []),
+    );
+    return { total, counts };
+  }
+
+  /**
+   * Facets of one word (`singleWord`): the total and the access levels from the word's tallies, any other
+   * facet a GROUP BY of its own over the word's matches (side by side).
+   */
+  private async wordFacetCounts(
+    filter: AssetFilter,
+    word: string,
+    search: CompiledFilter,
+    facets: AssetFacet[],
+    limit: number,
+  ): Promise<AssetFacets> {
+    const byWord = (facet: AssetFacet): facet is TalliedAssetFacet => facet.kind === 'accessLevel';
+    const grouped = facets.filter((facet) => !byWord(facet));
+    const rows = await this.tallied.wordTallies(word);
+    const [total, counted, fromTallies] = await Promise.all([
+      this.tallied.wordTotal(filter, rows),
+      grouped.length === 0 ? [] : this.facets.separately(search, grouped, limit),
+      this.tallied.wordFacets(filter, facets.filter(byWord), rows, limit),
+    ]);
+    const counts = facets.map((facet) =>
+      byWord(facet) ? (fromTallies.shift() ?? []) : (counted.shift() ?? []),
     );
     return { total, counts };
   }

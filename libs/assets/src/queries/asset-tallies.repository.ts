@@ -12,6 +12,8 @@ import {
   TalliedFacet,
 } from '../tallies/asset-level-sets';
 import { idSetKey, idSetText, parseIdSetText } from '../tallies/id-set-key';
+import { recountAssetWordTallies } from '../tallies/asset-word-tallies';
+import { AssetWords, AssetWordTalliesRepository, CountedWords } from './asset-word-tallies.repository';
 import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -29,6 +31,8 @@ export interface StoredState extends TalliedState {
   categorySetId: number | null;
   /** What the facet tallies count it by: its categories and the year it was added. */
   facetValues: FacetValues;
+  /** What the word tallies count it by: its words and the attributes that hold each. */
+  words: AssetWords;
 }
 
 /** The values of each tallied facet an asset has (FACET_TALLIES). */
@@ -62,6 +66,7 @@ const flag = (value: unknown): boolean => value === true || Number(value) === 1;
 export class AssetTalliesRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly words: AssetWordTalliesRepository,
     @Optional() private readonly replica?: ReadReplica,
   ) {}
 
@@ -106,6 +111,7 @@ export class AssetTalliesRepository {
       levelSetId: row.level_set_id === null ? null : Number(row.level_set_id),
       categorySetId: row.category_set_id === null ? null : Number(row.category_set_id),
       facetValues: { category: idsOf('category'), addedYear: [Number(row.added_year)] },
+      words: await this.words.wordsOf(manager, assetId),
     };
   }
 
@@ -132,6 +138,7 @@ export class AssetTalliesRepository {
     await this.adjustFacets(manager, [
       { levelSetId: state.levelSetId, state, values: state.facetValues, delta: -1 },
     ]);
+    await this.words.moved(manager, countedWords(state.levelSetId, state), undefined);
   }
 
   /**
@@ -175,6 +182,11 @@ export class AssetTalliesRepository {
     for (const [setId, state, delta] of changes) await this.adjust(manager, setId, state, delta);
     // After asset_tallies, as every writer does: locks are taken in one order (tables, then keys).
     await this.adjustFacets(manager, facetChanges);
+    await this.words.moved(
+      manager,
+      counted ? countedWords(before.levelSetId as number, before) : undefined,
+      countedWords(levelSetId, after),
+    );
   }
 
   /**
@@ -218,6 +230,7 @@ export class AssetTalliesRepository {
       const rows = await recountAssetLevelSets(query, this.isMysql());
       await recountAssetCategorySets(query, this.isMysql());
       await recountAssetFacetTallies(query, this.isMysql());
+      await recountAssetWordTallies(query, this.isMysql());
       return rows;
     });
   }
@@ -353,6 +366,12 @@ function toTally(row: Raw): Tally {
 /** The primary key of a tally row, as one comparable text. */
 function tallyKey(levelSetId: number, state: TalliedState): string {
   return `${String(levelSetId).padStart(10, '0')}:${Number(state.submitted)}:${Number(state.uploadPending)}`;
+}
+
+/** Where the word tallies count an asset of this set of levels and state, with its words. */
+function countedWords(levelSetId: number, state: TalliedState & { words: AssetWords }): CountedWords {
+  const { submitted, uploadPending } = state;
+  return { place: { levelSetId, submitted, uploadPending }, words: state.words };
 }
 
 function sameState(a: TalliedState, b: TalliedState): boolean {

@@ -6,6 +6,7 @@ import { visibleLevelSets, VisibleLevelSets, visibleThroughLevels } from '../rul
 import { AssetCountRepository } from './asset-count.repository';
 import { AssetFacetsRepository } from './asset-facets.repository';
 import { AssetTalliesRepository, Tally } from './asset-tallies.repository';
+import { AssetWordTalliesRepository, WordTally } from './asset-word-tallies.repository';
 
 /** Beyond this many sets of levels, a viewer's visibility is probed per asset instead (levelSetsOf). */
 const MAX_LEVEL_SETS = 1000;
@@ -21,7 +22,56 @@ export class TalliedCounts {
     private readonly tallies: AssetTalliesRepository,
     private readonly counts: AssetCountRepository,
     private readonly facetsRepository: AssetFacetsRepository,
+    private readonly words: AssetWordTalliesRepository,
   ) {}
+
+  /** The word tallies of the filter's one word (see `singleWord`). */
+  wordTallies(word: string): Promise<WordTally[]> {
+    return this.words.tallies(word);
+  }
+
+  /**
+   * How many assets with the filter's one word (`singleWord`) its viewer may see, from the word's tallies:
+   * every row whose levels and state pass `visibleThroughLevels` and whose attributes holding the word
+   * include a searched one, plus the viewer's own uploads with the word that would not pass it.
+   */
+  async wordTotal(filter: AssetFilter, rows: WordTally[]): Promise<number> {
+    const viewer = filter.visibleTo;
+    const counted = wordCountedBy(filter);
+    let total =
+      viewer === undefined || viewer.grants.all
+        ? 0
+        : await this.counts.countOwnHidden(viewer, {
+            submitted: filter.submitted,
+            keywords: filter.keywords,
+          });
+    for (const row of rows) if (counted(row)) total += row.assets;
+    return total;
+  }
+
+  /**
+   * The access level facets of the filter's one word, from its tallies as `wordTotal` counts them (a set of
+   * levels to each of its levels), plus the viewer's own uploads with the word that would not pass it.
+   */
+  async wordFacets(
+    filter: AssetFilter,
+    facets: TalliedAssetFacet[],
+    rows: WordTally[],
+    limit: number,
+  ): Promise<AssetFacetCount[][]> {
+    if (facets.length === 0) return [];
+    const viewer = filter.visibleTo;
+    const counted = wordCountedBy(filter);
+    const { submitted, keywords } = filter;
+    const ownHidden =
+      viewer === undefined || viewer.grants.all
+        ? []
+        : await this.ownHiddenFacets(viewer, { submitted, keywords }, facets);
+    const perLevel = rows
+      .filter(counted)
+      .flatMap((row) => row.accessLevelIds.map((value) => ({ value, assets: row.assets })));
+    return facets.map((_, i) => topCounts(perLevel, ownHidden[i] ?? [], limit));
+  }
 
   /**
    * The tallies, read once for what needs them: the total of a search with no condition but visibility,
@@ -89,27 +139,14 @@ export class TalliedCounts {
     const seesAll = viewer === undefined || viewer.grants.all;
     const counted = countedBy(filter);
     const [ownHidden, ...perFacet] = await Promise.all([
-      seesAll ? [] : this.ownHiddenFacets(viewer, filter.submitted, facets),
+      seesAll ? [] : this.ownHiddenFacets(viewer, { submitted: filter.submitted }, facets),
       ...facets.map((facet) =>
         facet.kind === 'accessLevel'
           ? tallies.flatMap((tally) => tally.accessLevelIds.map((value) => ({ ...tally, value })))
           : this.tallies.facetTallies(facet.kind),
       ),
     ]);
-    return perFacet.map((rows, i) => {
-      const sums = new Map<number, number>();
-      for (const tally of rows) {
-        if (counted(tally)) sums.set(tally.value, (sums.get(tally.value) ?? 0) + tally.assets);
-      }
-      for (const { value, count } of ownHidden[i] ?? []) {
-        sums.set(Number(value), (sums.get(Number(value)) ?? 0) + count);
-      }
-      return [...sums]
-        .filter(([, count]) => count > 0)
-        .map(([value, count]) => ({ value, count }))
-        .sort((a, b) => b.count - a.count || a.value - b.value)
-        .slice(0, Math.trunc(limit));
-    });
+    return perFacet.map((rows, i) => topCounts(rows.filter(counted), ownHidden[i] ?? [], limit));
   }
 
   /**
@@ -119,11 +156,11 @@ export class TalliedCounts {
    */
   private async ownHiddenFacets(
     viewer: Viewer,
-    submitted: boolean | undefined,
+    scope: Pick<AssetFilter, 'submitted' | 'keywords'>,
     facets: TalliedAssetFacet[],
   ): Promise<AssetFacetCount[][]> {
     const counted = await this.facetsRepository.facets(
-      this.counts.ownHiddenFilter(viewer, { submitted }),
+      this.counts.ownHiddenFilter(viewer, scope),
       facets,
       Number.MAX_SAFE_INTEGER,
     );
@@ -148,6 +185,40 @@ export function shareSeenBy(viewer: Viewer | undefined, tallies: Tally[]): numbe
     if (seen(tally)) visible += tally.assets;
   }
   return all === 0 ? 1 : visible / all;
+}
+
+/** The values' counts summed (each row's assets to its value, then `extra`), most first, top `limit`. */
+function topCounts(
+  rows: Array<{ value: number; assets: number }>,
+  extra: AssetFacetCount[],
+  limit: number,
+): AssetFacetCount[] {
+  const sums = new Map<number, number>();
+  for (const { value, assets } of rows) sums.set(value, (sums.get(value) ?? 0) + assets);
+  for (const { value, count } of extra) sums.set(Number(value), (sums.get(Number(value)) ?? 0) + count);
+  return [...sums]
+    .filter(([, count]) => count > 0)
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || a.value - b.value)
+    .slice(0, Math.trunc(limit));
+}
+
+/**
+ * The one word of a filter whose total the word tallies count: no condition but visibility, `submitted`
+ * and keywords of one word of one token (not a prefix); undefined otherwise.
+ */
+export function singleWord(filter: AssetFilter): string | undefined {
+  const { keywords, ...rest } = filter;
+  if (keywords === undefined || !onlyVisibility(rest)) return undefined;
+  const query = keywords.query;
+  return query.kind === 'term' && !query.prefix && query.tokens.length === 1 ? query.tokens[0] : undefined;
+}
+
+/** Whether a word tally's assets match the filter for its viewer: `countedBy`, in a searched attribute. */
+function wordCountedBy(filter: AssetFilter): (row: WordTally) => boolean {
+  const counted = countedBy(filter);
+  const searched = new Set(filter.keywords?.attributeIds ?? []);
+  return (row) => counted(row) && row.attributeIds.some((id) => searched.has(id));
 }
 
 /** Whether the filter's viewer sees the assets a tally counts, in the filter's `submitted` state. */

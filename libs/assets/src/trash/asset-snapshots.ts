@@ -116,8 +116,9 @@ export class AssetSnapshots {
     await restoreRows(manager, AssetAttributeValueEntity, values);
     await restoreRows(manager, AssetPendingEditEntity, own.pendingEdits);
     await this.restoreLinks(manager, own);
-    await this.tallies.moved(manager, assetId, undefined);
+    // Its tokens first: the tallies count its words as they are now.
     await reindexAssetAttributes(manager, assetId, [...typeOf.keys()], typeOf);
+    await this.tallies.moved(manager, assetId, undefined);
     for (const part of this.parts.all()) {
       const rows = snapshot.parts[part.name];
       if (rows !== undefined) await part.restore(manager, assetId, rows);

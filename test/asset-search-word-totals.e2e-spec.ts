@@ -1,0 +1,142 @@
+import { bearerRequests } from './helpers/bearer-requests';
+import { assetFactory, ATTRIBUTE, pageWalker, SearchWorld } from './helpers/search-fixtures';
+import { TestApp } from './helpers/test-app';
+
+/**
+ * The total of a search for one word comes from the word tallies (assets per word, set of levels, state
+ * and attributes holding the word, kept in the transaction of each write). Here it must equal, for a
+ * viewer of every level (admin), of some levels (viewer, other) and an uploader with hidden uploads of
+ * their own, and after every kind of write, the number of assets a walk through every page finds
+ * (`count=false` pages count nothing), and so must the total and the access level facet beside facets.
+ */
+describe('GET /rest/asset-search: the total of a common word, counted from the word tallies', () => {
+  let t: TestApp;
+  let w: SearchWorld;
+  const api = bearerRequests(() => t);
+  const createAsset = assetFactory(() => t);
+  const walk = pageWalker(() => t);
+  const ids: Record<string, number> = {};
+  const WORDS = ['logo', 'brand', 'red', 'fresh'];
+
+  /** For each word and searcher: X-Total-Count, the facets' total and their access levels, against a walk. */
+  async function expectWordTotalsExact(): Promise<void> {
+    for (const user of [undefined, w.viewer, w.other, w.uploader]) {
+      const token = user?.token ?? t.adminToken;
+      for (const word of WORDS) {
+        for (const query of [`keywords=${word}`, `keywords=${word}&unsubmitted=true`]) {
+          const walked = await walk(query, token);
+          const counted = await api.get(`/rest/asset-search?${query}`, token).expect(200);
+          const faceted = await api.get(`/rest/asset-search?${query}&facets=accessLevels`, token).expect(200);
+          const levels = await perLevel(query, token);
+          const who = user?.username ?? 'admin';
+          expect({ who, query, total: Number(counted.headers['x-total-count']) }).toEqual({
+            who,
+            query,
+            total: walked,
+          });
+          expect({ who, query, total: faceted.body.total as number }).toEqual({ who, query, total: walked });
+          const facet = (faceted.body.facets.accessLevels as Array<{ value: number; count: number }>).map(
+            (value) => [value.value, value.count],
+          );
+          expect({ who, query, facet: Object.fromEntries(facet) }).toEqual({ who, query, facet: levels });
+        }
+      }
+    }
+  }
+
+  /** Matches per access level, by searching each level with the word (no tallies: two conditions). */
+  async function perLevel(query: string, token: string): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const level of [w.levelA, w.levelA1, w.levelB]) {
+      const found = await walk(`${query}&permissionCategoryForm.categoryIds=${level}`, token, 100);
+      if (found > 0) counts[level] = found;
+    }
+    return counts;
+  }
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    w = await SearchWorld.create(t);
+    const { title, description, keywords } = ATTRIBUTE;
+    ids.live = await createAsset({
+      levels: [w.levelA],
+      values: [
+        [title, 'Logo red'],
+        [keywords, 'logo, brand'],
+      ],
+    });
+    ids.twoLevels = await createAsset({
+      levels: [w.levelA, w.levelB],
+      values: [
+        [description, 'the brand logo'],
+        [w.notes, 'fresh'],
+      ],
+    });
+    ids.pending = await createAsset({
+      levels: [w.levelA],
+      token: w.uploader.token,
+      values: [[title, 'Fresh logo']],
+    });
+    ids.draft = await createAsset({
+      levels: [w.levelA],
+      token: w.uploader.token,
+      submit: false,
+      values: [[title, 'Draft logo brand']],
+    });
+    // "red" in a list attribute (not keyword-searchable) only: no keyword match.
+    ids.colour = await createAsset({ levels: [w.levelB], values: [[w.colour, 'Red']] });
+    ids.elsewhere = await createAsset({
+      levels: [w.levelB],
+      values: [
+        [title, 'Red brand'],
+        [w.colour, 'Red'],
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('equals what each searcher finds, for words in one attribute and in several, in every state', async () => {
+    await expectWordTotalsExact();
+    // The model: admin finds "logo" in the three submitted assets with it, the viewer (view on A) in the
+    // two live ones, the uploader in those and their own upload awaiting approval.
+    expect(await walk('keywords=logo', t.adminToken)).toBe(3);
+    expect(await walk('keywords=logo', w.viewer.token)).toBe(2);
+    expect(await walk('keywords=logo', w.uploader.token)).toBe(3);
+    expect(await walk('keywords=red', t.adminToken)).toBe(2);
+  });
+
+  it('stays exact when keywords, levels and the approval state change', async () => {
+    const put = (id: number, body: object, token = t.adminToken) =>
+      api.put(`/rest/assets/${id}`, token, body).expect(200);
+    await put(ids.live, { attributes: [{ id: String(ATTRIBUTE.keywords), value: 'fresh' }] });
+    await put(ids.elsewhere, { accessLevels: [{ id: w.levelA }, { id: w.levelB }] });
+    await expectWordTotalsExact();
+    await put(ids.draft, { submitted: true }, w.uploader.token);
+    await api.post(`/rest/assets/${ids.pending}/approve`, w.approver.token, {}).expect(200);
+    await put(ids.twoLevels, { attributes: [{ id: String(ATTRIBUTE.description), value: 'red red' }] });
+    await expectWordTotalsExact();
+  });
+
+  it('stays exact when assets are archived, trashed and restored, and when a word becomes searchable', async () => {
+    await api.put(`/rest/assets/${ids.live}`, t.adminToken, { archived: true }).expect(200);
+    await api.delete(`/rest/assets/${ids.twoLevels}`, t.adminToken).expect(204);
+    await api.delete(`/rest/assets/${ids.pending}`, t.adminToken).expect(204);
+    await expectWordTotalsExact();
+    // Trashed assets do not count: "fresh" was in the trashed pending upload's title only, besides `live`.
+    expect(await walk('keywords=fresh', t.adminToken)).toBe(1);
+    const trash = (await api.get('/rest/admin/trash', t.adminToken).expect(200)).body as Array<{
+      id: number;
+      asset: string;
+    }>;
+    const item = trash.find((entry) => entry.asset.endsWith(`/rest/assets/${ids.twoLevels}`));
+    await api.post(`/rest/admin/trash/${item?.id}/restore`, t.adminToken, {}).expect(200);
+    await expectWordTotalsExact();
+    // The colour list becomes keyword-searchable: "red" of both colour values now matches.
+    await api.put(`/rest/attributes/${w.colour}`, t.adminToken, { isKeywordSearchable: true }).expect(200);
+    await expectWordTotalsExact();
+    expect(await walk('keywords=red', t.adminToken)).toBe(4);
+  });
+});
