@@ -30,7 +30,7 @@ describe('login lockout', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
     t = await TestApp.start({
       database,

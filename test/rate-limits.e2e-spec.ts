@@ -33,7 +33,7 @@ describe('rate limits', () => {
   let b: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
     const env = {
       DAM_LOGIN_MAX_FAILURES: String(MAX_FAILURES),
@@ -150,7 +150,7 @@ describe('rate limits: per access token', () => {
   let b: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
     const env = { DAM_RATE_LIMIT_PER_MINUTE: '5' };
     a = await TestApp.start({ database, objectStore: store, env });

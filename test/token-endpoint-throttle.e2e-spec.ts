@@ -26,7 +26,7 @@ describe('token endpoint: failed client authentication is throttled', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
     t = await TestApp.start({
       database,

@@ -113,7 +113,7 @@ export class TestApp {
   private async boot(options: TestAppOptions): Promise<void> {
     const matrix = options.matrix ?? MATRIX;
     this.ownsDatabase = options.database === undefined;
-    this.database = options.database ?? (await createTestDatabase(matrix));
+    this.database = options.database ?? (await createTestDatabase(matrix, { migrated: true }));
     const env: Record<string, string> = {
       DAM_DATA_DIR: this.database.dataDir,
       DAM_CLIENT_ID: this.clientId,
