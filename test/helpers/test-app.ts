@@ -138,3 +138,35 @@ export class TestApp {
     this.adminToken = await this.clientCredentialsToken();
   }
 }
+
+/**
+ * One app for the enclosing `describe`, booted in its `beforeAll` with what `prepare` makes (users, a
+ * world of fixtures), closed in its `afterAll`. The returned object is filled before the first test: read
+ * its fields inside hooks and tests, not while the describe is being declared.
+ */
+export function appPerDescribe<T extends object>(
+  prepare: (t: TestApp) => Promise<T>,
+  options: TestAppOptions = {},
+): { t: TestApp } & T {
+  const suite = {} as { t: TestApp } & T;
+  beforeAll(async () => {
+    const t = await TestApp.start(options);
+    Object.assign(suite, { t }, await prepare(t));
+  });
+  afterAll(async () => {
+    await suite.t?.close();
+  });
+  return suite;
+}
+
+/** An admin and two users, alice and bob, each logged in (for `appPerDescribe`). */
+export async function adminAliceAndBob(
+  t: TestApp,
+): Promise<{ admin: TestUser; alice: TestUser; bob: TestUser }> {
+  const [admin, alice, bob] = await Promise.all([
+    t.createUser({ admin: true }),
+    t.createUser(),
+    t.createUser(),
+  ]);
+  return { admin, alice, bob };
+}
