@@ -21,8 +21,9 @@ const MYSQL_ONLY = [
 
 /**
  * MATRIX_INDEPENDENT: files whose subject does not depend on the matrix's database or store: HTTP
- * semantics, the CLI's parsing and exit codes, storage adapters and stored files that pick their own
- * store, the OpenAPI document, SQLite's planner statistics. They run in the SQLite leg only.
+ * semantics, body limits, the trusted origin, the CLI's parsing and exit codes, storage adapters and
+ * stored files that pick their own store, the OpenAPI document, SQLite's planner statistics. They run in
+ * the SQLite leg only.
  */
 const MATRIX_INDEPENDENT = [
   'http-semantics',
@@ -34,6 +35,9 @@ const MATRIX_INDEPENDENT = [
   'storage-contract',
   'files',
   'sqlite-planner-statistics',
+  // Bodies bounded before any DTO work, and the Host check before any routing: the HTTP layer's.
+  'request-limits',
+  'trusted-origin',
 ];
 
 for (const name of [...MYSQL_ONLY, ...MATRIX_INDEPENDENT]) {

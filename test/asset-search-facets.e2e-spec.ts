@@ -1,4 +1,4 @@
-import { createPagingSample } from './helpers/asset-search-sample';
+import { pagingSampleSuite } from './helpers/asset-search-sample';
 import { bearerRequests } from './helpers/bearer-requests';
 import { assetFactory, ATTRIBUTE, SearchWorld } from './helpers/search-fixtures';
 import { insertCategory } from './helpers/asset-permission-fixtures';
@@ -37,15 +37,11 @@ describe('GET /rest/asset-search: cursors (keyset pages), count=false and facets
     return Number(response.headers['x-total-count']);
   };
 
-  beforeAll(async () => {
-    t = await TestApp.start();
-    w = await SearchWorld.create(t);
+  const suite = pagingSampleSuite();
+  beforeAll(() => {
+    ({ t, w } = suite);
     partial = w.viewer; // view on level A (and so A1), not on B
-    created.push(...(await createPagingSample(t, w)));
-  });
-
-  afterAll(async () => {
-    await t?.close();
+    created.push(...suite.sample);
   });
 
   describe('facets', () => {

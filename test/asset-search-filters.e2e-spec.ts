@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { bearerRequests, itRefusesRequestsWithoutAToken } from './helpers/bearer-requests';
-import { createSearchSample } from './helpers/asset-search-sample';
+import { searchSampleSuite } from './helpers/asset-search-sample';
 import { ATTRIBUTE, SearchWorld, searcher } from './helpers/search-fixtures';
 import { TestApp } from './helpers/test-app';
 
@@ -18,14 +18,10 @@ describe('GET /rest/asset-search: parameters', () => {
     return response.text;
   };
 
-  beforeAll(async () => {
-    t = await TestApp.start();
-    w = await SearchWorld.create(t);
-    Object.assign(a, await createSearchSample(t, w));
-  });
-
-  afterAll(async () => {
-    await t?.close();
+  const suite = searchSampleSuite();
+  beforeAll(() => {
+    ({ t, w } = suite);
+    Object.assign(a, suite.sample);
   });
 
   itRefusesRequestsWithoutAToken(() => t, [['GET', '/rest/asset-search']]);

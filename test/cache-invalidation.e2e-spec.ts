@@ -30,7 +30,7 @@ describe(`caches across instances on one database (${MATRIX})`, () => {
   const onB = bearerRequests(() => b);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(MATRIX, { migrated: true });
     a = await TestApp.start({ database });
     b = await TestApp.start({ database });
     b.app.get(CacheGenerations).refreshMs = TEST_REFRESH_MS;

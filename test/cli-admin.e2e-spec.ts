@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli } from '../apps/cli/src/cli';
-import { createTestDatabase, TestDatabase } from './helpers/databases';
+import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
 
 jest.setTimeout(120_000);
@@ -76,7 +76,7 @@ describe('CLI: users, tokens and clients', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(MATRIX, { migrated: true });
     t = await TestApp.start({ database });
     env = {
       DAM_DATA_DIR: database.dataDir,

@@ -67,7 +67,7 @@ describe('faults: MySQL and the object store stop and come back', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
+    database = await createTestDatabase('mysql', { migrated: true });
     const server = new URL(database.databaseUrl ?? '');
     proxy = await TcpProxy.listen(server.hostname, Number(server.port === '' ? 3306 : server.port));
     store = await startS3rver();

@@ -18,7 +18,7 @@ describe('health probes: the database hangs', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
+    database = await createTestDatabase('mysql', { migrated: true });
     const server = new URL(database.databaseUrl ?? '');
     proxy = await TcpProxy.listen(server.hostname, Number(server.port === '' ? 3306 : server.port));
     t = await TestApp.start({

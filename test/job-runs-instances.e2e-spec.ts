@@ -32,7 +32,7 @@ describe('maintenance jobs on two instances', () => {
   });
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
+    database = await createTestDatabase('mysql', { migrated: true });
     store = await startObjectStore();
     const env: Record<string, string> = {
       DATABASE_URL: database.databaseUrl ?? '',

@@ -1,22 +1,15 @@
 import { Readable } from 'node:stream';
-import type { Response } from 'supertest';
 import { runCli } from '../apps/cli/src/cli';
-import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
-import { startObjectStore, TestObjectStore } from './helpers/object-store';
+import {
+  expectLocked,
+  MAX_FAILURES,
+  MAX_PER_ADDRESS,
+  startThrottledApp,
+  ThrottledApp,
+} from './helpers/login-throttle';
 import { TestApp, TestUser } from './helpers/test-app';
 
 jest.setTimeout(300_000);
-
-const MAX_FAILURES = 3;
-const MAX_PER_ADDRESS = 6;
-/** Longer than any test here: no lock ends by itself. */
-const WINDOW_SECONDS = 600;
-
-function expectLocked(response: Response): void {
-  expect(response.status).toBe(429);
-  expect(response.headers['content-type']).toMatch(/^text\/plain/);
-  expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-}
 
 /**
  * Issue 36, "Lockout that an attacker cannot aim": failed password grants lock the pair (username,
@@ -25,29 +18,14 @@ function expectLocked(response: Response): void {
  * stored. X-Forwarded-For (DAM_TRUST_PROXY) makes this one process several clients.
  */
 describe('login lockout', () => {
-  let database: TestDatabase;
-  let store: TestObjectStore | undefined;
+  let app: ThrottledApp;
   let t: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
-    store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
-    t = await TestApp.start({
-      database,
-      objectStore: store,
-      env: {
-        DAM_LOGIN_MAX_FAILURES: String(MAX_FAILURES),
-        DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: String(MAX_PER_ADDRESS),
-        DAM_LOGIN_WINDOW_SECONDS: String(WINDOW_SECONDS),
-        DAM_TRUST_PROXY: 'true',
-      },
-    });
+    app = await startThrottledApp();
+    t = app.t;
   });
-  afterAll(async () => {
-    await t?.close();
-    await store?.stop();
-    await database?.drop();
-  });
+  afterAll(() => app?.close());
 
   let addresses = 0;
   const newAddress = () => `203.0.113.${++addresses}`;
@@ -67,12 +45,12 @@ describe('login lockout', () => {
 
   async function unlock(username: string): Promise<number> {
     const env: Record<string, string> = {
-      DAM_DATA_DIR: database.dataDir,
+      DAM_DATA_DIR: app.database.dataDir,
       DAM_DATABASE_CONNECT_RETRIES: '0',
       DAM_CLIENT_ID: t.clientId,
       DAM_CLIENT_SECRET: t.clientSecret,
-      ...(database.databaseUrl === undefined ? {} : { DATABASE_URL: database.databaseUrl }),
-      ...(store === undefined ? {} : store.env),
+      ...(app.database.databaseUrl === undefined ? {} : { DATABASE_URL: app.database.databaseUrl }),
+      ...(app.store === undefined ? {} : app.store.env),
     };
     return runCli(['users:unlock', username], {
       env,

@@ -22,7 +22,7 @@ describe('logs', () => {
   const clientSecret = `client-secret-${randomBytes(12).toString('hex')}`;
 
   async function environment(): Promise<Record<string, string>> {
-    const database = await createTestDatabase(MATRIX);
+    const database = await createTestDatabase(MATRIX, { migrated: true });
     databases.push(database);
     return {
       DAM_DATA_DIR: database.dataDir,

@@ -54,7 +54,7 @@ describe('metrics', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
     t = await TestApp.start({ database, objectStore: store });
     const registry = t.app.get(JobRegistry);

@@ -32,7 +32,7 @@ describe(`single sign-on: users and groups from an OpenID Provider's tokens (${M
   const me = async (token: string) => (await http.get('/rest/authenticated-user', token).expect(200)).body;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(MATRIX, { migrated: true });
     issuer = await OidcIssuer.start();
     t = await TestApp.start({ database, env: env() });
     const setup = accessLevelRequests(() => t);

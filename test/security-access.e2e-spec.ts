@@ -11,7 +11,7 @@ import {
   servedRoutes,
 } from './helpers/route-inventory';
 import { isPublic, PUBLIC_ROUTES, SecurityWorld } from './helpers/security-world';
-import { TestApp } from './helpers/test-app';
+import { appPerDescribe, TestApp } from './helpers/test-app';
 
 jest.setTimeout(180_000);
 
@@ -28,12 +28,13 @@ describe('security', () => {
   const http = bearerRequests(() => t);
   const { upload } = contentRequests(() => t);
 
-  beforeAll(async () => {
-    t = await TestApp.start();
-    w = await SecurityWorld.create(t);
-    routes = servedRoutes(t);
+  const suite = appPerDescribe(async (app) => ({
+    w: await SecurityWorld.create(app),
+    routes: servedRoutes(app),
+  }));
+  beforeAll(() => {
+    ({ t, w, routes } = suite);
   });
-  afterAll(() => t?.close());
 
   const protectedRoutes = (): Route[] => routes.filter((route) => !isPublic(route));
 

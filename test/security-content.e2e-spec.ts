@@ -7,7 +7,7 @@ import { fillPath, Route, servedRoutes } from './helpers/route-inventory';
 import { defaultAccessLevelId } from './helpers/permission-fixtures';
 import { SecurityWorld } from './helpers/security-world';
 import { storedKeys } from './helpers/stored-keys';
-import { TestApp } from './helpers/test-app';
+import { appPerDescribe, TestApp } from './helpers/test-app';
 
 jest.setTimeout(180_000);
 
@@ -24,12 +24,13 @@ describe('security', () => {
   const http = bearerRequests(() => t);
   const { upload } = contentRequests(() => t);
 
-  beforeAll(async () => {
-    t = await TestApp.start();
-    w = await SecurityWorld.create(t);
-    routes = servedRoutes(t);
+  const suite = appPerDescribe(async (app) => ({
+    w: await SecurityWorld.create(app),
+    routes: servedRoutes(app),
+  }));
+  beforeAll(() => {
+    ({ t, w, routes } = suite);
   });
-  afterAll(() => t?.close());
 
   describe('view without download', () => {
     let asset: string;

@@ -1,19 +1,14 @@
 import { ApplicationUserBootstrap, OAuthClientsService } from '@dam/access';
-import type { Response } from 'supertest';
-import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
-import { startObjectStore, TestObjectStore } from './helpers/object-store';
+import {
+  expectLocked,
+  MAX_FAILURES,
+  MAX_PER_ADDRESS,
+  startThrottledApp,
+  ThrottledApp,
+} from './helpers/login-throttle';
 import { TestApp } from './helpers/test-app';
 
 jest.setTimeout(300_000);
-
-const MAX_FAILURES = 3;
-const MAX_PER_ADDRESS = 6;
-
-function expectLocked(response: Response): void {
-  expect(response.status).toBe(429);
-  expect(response.headers['content-type']).toMatch(/^text\/plain/);
-  expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-}
 
 /**
  * Issue 36, "The token endpoint cannot be used to starve the service": failed client authentication is
@@ -21,29 +16,14 @@ function expectLocked(response: Response): void {
  * hash), and hashing runs behind a bounded gate that answers 503 when full.
  */
 describe('token endpoint: failed client authentication is throttled', () => {
-  let database: TestDatabase;
-  let store: TestObjectStore | undefined;
+  let app: ThrottledApp;
   let t: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
-    store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
-    t = await TestApp.start({
-      database,
-      objectStore: store,
-      env: {
-        DAM_LOGIN_MAX_FAILURES: String(MAX_FAILURES),
-        DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: String(MAX_PER_ADDRESS),
-        DAM_LOGIN_WINDOW_SECONDS: '600',
-        DAM_TRUST_PROXY: 'true',
-      },
-    });
+    app = await startThrottledApp();
+    t = app.t;
   });
-  afterAll(async () => {
-    await t?.close();
-    await store?.stop();
-    await database?.drop();
-  });
+  afterAll(() => app?.close());
 
   let addresses = 0;
   const newAddress = () => `198.18.0.${++addresses}`;

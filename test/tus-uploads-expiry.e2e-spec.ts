@@ -8,10 +8,9 @@ import type { TestObjectStore } from './helpers/object-store';
 import { startMultipartObjectStore } from './helpers/s3rver-multipart';
 import { storedKeys } from './helpers/stored-keys';
 import { TestApp } from './helpers/test-app';
+import { assetIdOf, tusRequests } from './helpers/tus-requests';
 
 jest.setTimeout(120_000);
-
-const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** tus uploads expire like temp files: 410 once past DAM_TEMP_FILE_TTL_HOURS, removed by purge-tus-uploads. */
 describe('tus upload expiry', () => {
@@ -30,20 +29,15 @@ describe('tus upload expiry', () => {
 
   it('answers 410 after the TTL, and the job removes the upload, its row and its objects', async () => {
     const asset = await contentRequests(() => t).newAsset(await new Grants(t).topLevel('Default'));
-    const created = await t.http
-      .post('/rest/tus')
-      .auth(t.adminToken, { type: 'bearer' })
-      .set('Tus-Resumable', '1.0.0')
-      .set('Upload-Length', '100')
-      .set('Upload-Metadata', `assetId ${b64(asset.split('/').pop() ?? '')}`)
+    const created = await tusRequests
+      .create(t, t.adminToken, 100, { assetId: String(assetIdOf(asset)) })
       .set('Content-Type', 'application/offset+octet-stream')
       .send(randomBytes(30))
       .expect(201);
     const upload = pathOf(created.headers.location as string);
     const expires = Date.parse(created.headers['upload-expires'] as string);
     expect(expires).toBeGreaterThan(Date.now() - 1000);
-    const headOf = () =>
-      t.http.head(upload).auth(t.adminToken, { type: 'bearer' }).set('Tus-Resumable', '1.0.0');
+    const headOf = () => tusRequests.head(t, t.adminToken, upload);
     await headOf().expect(200);
     const dry = await t.http
       .post('/rest/admin/jobs/purge-tus-uploads/runs?dryRun=true')

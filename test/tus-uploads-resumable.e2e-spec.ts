@@ -10,13 +10,17 @@ import type { TestObjectStore } from './helpers/object-store';
 import { startMultipartObjectStore } from './helpers/s3rver-multipart';
 import { storedKeys } from './helpers/stored-keys';
 import { TestApp, TestUser } from './helpers/test-app';
+import {
+  assetIdOf as idOf,
+  base64 as b64,
+  reprDigestOf as digestOf,
+  tusRequests,
+} from './helpers/tus-requests';
 
 jest.setTimeout(120_000);
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const b64 = (text: string) => Buffer.from(text).toString('base64');
-const digestOf = (bytes: Buffer) => `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`;
 
 /**
  * tus 1.0 at /rest/tus/ (issue 17): @tus/file-store on SQLite+fs, @tus/s3-store on MariaDB+S3 (s3rver with
@@ -35,7 +39,7 @@ describe('tus uploads', () => {
   const { newAsset } = contentRequests(() => a);
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startMultipartObjectStore() : undefined;
     a = await TestApp.start({ database, objectStore: store });
     const grants = new Grants(a);
@@ -54,30 +58,7 @@ describe('tus uploads', () => {
     await database?.drop();
   });
 
-  /** POST /rest/tus on `app` as `token`; the raw answer. */
-  function create(app: TestApp, token: string, length: number, metadata: Record<string, string>) {
-    const pairs = Object.entries(metadata).map(([key, value]) => `${key} ${b64(value)}`);
-    return app.http
-      .post('/rest/tus')
-      .auth(token, { type: 'bearer' })
-      .set('Tus-Resumable', '1.0.0')
-      .set('Upload-Length', String(length))
-      .set('Upload-Metadata', pairs.join(','));
-  }
-
-  function patch(app: TestApp, token: string, path: string, offset: number, bytes: Buffer) {
-    return app.http
-      .patch(path)
-      .auth(token, { type: 'bearer' })
-      .set('Tus-Resumable', '1.0.0')
-      .set('Upload-Offset', String(offset))
-      .set('Content-Type', 'application/offset+octet-stream')
-      .send(bytes);
-  }
-
-  function head(app: TestApp, token: string, path: string) {
-    return app.http.head(path).auth(token, { type: 'bearer' }).set('Tus-Resumable', '1.0.0');
-  }
+  const { create, patch, head } = tusRequests;
 
   async function downloaded(asset: string, token = editor.token) {
     const redirect = await api.get(`${asset}/content`, token).redirects(0).expect(303);
@@ -252,11 +233,7 @@ describe('tus uploads', () => {
     expect(hidden.headers['upload-offset']).toBeUndefined();
     const refused = await patch(a, other.token, upload, 0, Buffer.from('abcd')).expect(404);
     expect(refused.text).toMatch(/^tus upload [0-9a-f]{32} does not exist$/);
-    await a.http
-      .delete(upload)
-      .auth(other.token, { type: 'bearer' })
-      .set('Tus-Resumable', '1.0.0')
-      .expect(404);
+    await tusRequests.delete(a, other.token, upload).expect(404);
     expect((await head(a, editor.token, upload).expect(200)).headers['upload-offset']).toBe('0');
     // Admins may continue anyone's upload.
     await patch(a, a.adminToken, upload, 0, Buffer.from('ab')).expect(204);
@@ -292,11 +269,7 @@ describe('tus uploads', () => {
     await patch(a, editor.token, upload, 0, randomBytes(40)).expect(204);
     await patch(a, editor.token, upload, 10, randomBytes(40)).expect(409);
     expect((await keysOf(upload)).length).toBeGreaterThan(0);
-    await a.http
-      .delete(upload)
-      .auth(editor.token, { type: 'bearer' })
-      .set('Tus-Resumable', '1.0.0')
-      .expect(204);
+    await tusRequests.delete(a, editor.token, upload).expect(204);
     await head(a, editor.token, upload).expect(404);
     expect(await keysOf(upload)).toEqual([]);
     const rows = await a.app
@@ -407,7 +380,3 @@ describe('tus uploads', () => {
     );
   });
 });
-
-function idOf(assetPath: string): number {
-  return Number(assetPath.split('/').pop());
-}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TestApp, TestUser } from './helpers/test-app';
+import { adminAliceAndBob, appPerDescribe, TestApp, TestUser } from './helpers/test-app';
 
 describe('users', () => {
   let t: TestApp;
@@ -7,13 +7,9 @@ describe('users', () => {
   let alice: TestUser;
   let bob: TestUser;
 
-  beforeAll(async () => {
-    t = await TestApp.start();
-    [admin, alice, bob] = await Promise.all([t.createUser({ admin: true }), t.createUser(), t.createUser()]);
-  });
-
-  afterAll(async () => {
-    await t?.close();
+  const suite = appPerDescribe(adminAliceAndBob);
+  beforeAll(() => {
+    ({ t, admin, alice, bob } = suite);
   });
 
   const bearer = { type: 'bearer' } as const;

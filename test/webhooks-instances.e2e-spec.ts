@@ -36,7 +36,7 @@ describe(`webhooks across processes (${MATRIX})`, () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase(MATRIX);
+    database = await createTestDatabase(MATRIX, { migrated: true });
     receiver = await WebhookReceiver.start();
     env = {
       DAM_DATA_DIR: database.dataDir,

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { bearerRequests } from './bearer-requests';
 import { assetFactory, ATTRIBUTE, SearchWorld } from './search-fixtures';
-import { TestApp } from './test-app';
+import { appPerDescribe, TestApp } from './test-app';
 
 /**
  * The assets the asset-search parameter specs search: a tower and a bridge (its child) under level A, a
@@ -90,4 +90,20 @@ export async function createPagingSample(t: TestApp, w: SearchWorld): Promise<nu
     );
   }
   return created;
+}
+
+/** The app, search world and `createSearchSample` of the parameter specs, for the enclosing describe. */
+export function searchSampleSuite() {
+  return appPerDescribe(async (t) => {
+    const w = await SearchWorld.create(t);
+    return { w, sample: await createSearchSample(t, w) };
+  });
+}
+
+/** The app, search world and `createPagingSample` of the cursor and facet specs, for the enclosing describe. */
+export function pagingSampleSuite() {
+  return appPerDescribe(async (t) => {
+    const w = await SearchWorld.create(t);
+    return { w, sample: await createPagingSample(t, w) };
+  });
 }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { cloneMysqlTemplate, copySqliteTemplate } from './migrated-templates';
 
 /** Which matrix the e2e suite runs on: embedded (SQLite + fs) or mysql (MariaDB/MySQL + minio via s3rver). */
 export type Matrix = 'sqlite' | 'mysql';
@@ -18,10 +19,22 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database (and data folder) for one test file; dropped afterwards. */
-export async function createTestDatabase(matrix: Matrix = MATRIX): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /**
+   * A copy of the migrated schema (test/helpers/migrated-templates.ts) instead of an empty database: what
+   * the app's boot would make, without its seconds of DDL. Specs of the migrations leave it out.
+   */
+  migrated?: boolean;
+}
+
+/** A fresh database (and data folder) for one test file, empty unless `migrated`; dropped afterwards. */
+export async function createTestDatabase(
+  matrix: Matrix = MATRIX,
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-e2e-'));
   if (matrix === 'sqlite') {
+    if (options.migrated === true) await copySqliteTemplate(dataDir);
     return {
       databaseUrl: undefined,
       dataDir,
@@ -32,6 +45,7 @@ export async function createTestDatabase(matrix: Matrix = MATRIX): Promise<TestD
   const admin = await createConnection(MYSQL_SERVER_URL);
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
+  if (options.migrated === true) await cloneMysqlTemplate(MYSQL_SERVER_URL, name);
   return {
     databaseUrl: `${MYSQL_SERVER_URL.replace(/\/+$/, '')}/${name}`,
     dataDir,

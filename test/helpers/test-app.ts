@@ -113,7 +113,7 @@ export class TestApp {
   private async boot(options: TestAppOptions): Promise<void> {
     const matrix = options.matrix ?? MATRIX;
     this.ownsDatabase = options.database === undefined;
-    this.database = options.database ?? (await createTestDatabase(matrix));
+    this.database = options.database ?? (await createTestDatabase(matrix, { migrated: true }));
     const env: Record<string, string> = {
       DAM_DATA_DIR: this.database.dataDir,
       DAM_CLIENT_ID: this.clientId,
@@ -139,4 +139,36 @@ export class TestApp {
     this.baseUrl = `http://127.0.0.1:${address.port}`;
     this.adminToken = await this.clientCredentialsToken();
   }
+}
+
+/**
+ * One app for the enclosing `describe`, booted in its `beforeAll` with what `prepare` makes (users, a
+ * world of fixtures), closed in its `afterAll`. The returned object is filled before the first test: read
+ * its fields inside hooks and tests, not while the describe is being declared.
+ */
+export function appPerDescribe<T extends object>(
+  prepare: (t: TestApp) => Promise<T>,
+  options: TestAppOptions = {},
+): { t: TestApp } & T {
+  const suite = {} as { t: TestApp } & T;
+  beforeAll(async () => {
+    const t = await TestApp.start(options);
+    Object.assign(suite, { t }, await prepare(t));
+  });
+  afterAll(async () => {
+    await suite.t?.close();
+  });
+  return suite;
+}
+
+/** An admin and two users, alice and bob, each logged in (for `appPerDescribe`). */
+export async function adminAliceAndBob(
+  t: TestApp,
+): Promise<{ admin: TestUser; alice: TestUser; bob: TestUser }> {
+  const [admin, alice, bob] = await Promise.all([
+    t.createUser({ admin: true }),
+    t.createUser(),
+    t.createUser(),
+  ]);
+  return { admin, alice, bob };
 }
