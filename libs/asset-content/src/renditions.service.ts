@@ -132,7 +132,8 @@ export class RenditionsService implements OnApplicationBootstrap, BeforeApplicat
     } finally {
       this.working.delete(task.id);
       await this.tasks.finish(task.id, this.holder);
-      this.poke();
+      // On a later turn: by then the queue has released this task's slot, so the claim can fill it.
+      setImmediate(() => this.poke());
     }
   }
 
