@@ -61,7 +61,7 @@ export class RenditionsService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * Queues the renditions of the asset's file when its type has any (images, videos, PDFs); resolves once
+   * Queues the renditions of the asset's file when its type is previewable (images, videos, PDFs); resolves once
    * the task is recorded, not made. A failure to record it is logged (regenerate-renditions finds the gap).
    */
   async generateLater(assetId: number, fileId: number, contentType: string): Promise<void> {
