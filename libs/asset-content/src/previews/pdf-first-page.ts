@@ -71,6 +71,10 @@ class RendererChild {
     this.child.once('close', () => this.ended());
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get alive(): boolean {
     return !this.exited;
   }
@@ -173,7 +177,8 @@ export class PdfRenderers {
       child.kill();
       throw error;
     }
-    void this.giveBack(child);
+    // Back in the pool before this answers, so that the next PDF finds it.
+    await this.giveBack(child);
     if (typeof answer.refused === 'string') throw new DecoderFailed(`refused: ${answer.refused}`);
     const { pages, width, height } = answer;
     if (typeof pages !== 'number' || typeof width !== 'number' || typeof height !== 'number') {
@@ -181,6 +186,11 @@ export class PdfRenderers {
       throw new DecoderFailed(`the PDF could not be rendered: ${reason}`);
     }
     return { pages, width, height };
+  }
+
+  /** The process ids of the renderers waiting for work. */
+  get idlePids(): Array<number | undefined> {
+    return this.idle.map((child) => child.pid);
   }
 
   /** Ends the idle renderers (the service is stopping). */
