@@ -3,10 +3,11 @@
  * loads PDF.js (pdfjs-dist, ESM only; its worker code in the same thread, loaded once) and @napi-rs/canvas
  * once, then renders one request per stdin line (JSON: input, output, box, maxPages, maxPixels) and answers
  * one JSON line per request: `{pages, width, height}`, `{refused}` or `{error}`. Each document is opened
- * with scripting, eval and XFA off; one with more than `maxPages` pages or with JavaScript in it is
- * refused; otherwise its first page is drawn on white, fitted inside `box`×`box`, and written to `output`
- * as raw RGBA pixels (no PNG to encode here and decode again in the service). It exits when its stdin
- * closes (the service went away).
+ * with scripting, eval and XFA off (PDF.js runs no JavaScript of a PDF); one with more than `maxPages`
+ * pages, or with a /JavaScript or /JS name in its bytes (escaped or not; not inside compressed object
+ * streams) or document JavaScript actions, is refused; otherwise its first page is drawn on white,
+ * fitted inside `box`×`box`, and written to `output` as raw RGBA pixels (no PNG to encode here and decode
+ * again in the service). It exits when its stdin closes (the service went away).
  */
 export const PDF_RENDERER_PROGRAM = `
 const [pdfjsUrl, workerUrl, canvasUrl, fontsDir] = process.argv.slice(1);
@@ -18,11 +19,18 @@ const [pdfjs, worker, { createCanvas }] = await Promise.all([
 globalThis.pdfjsWorker = worker;
 const answer = (value) => process.stdout.write(JSON.stringify(value) + '\\n');
 
+// A name /JavaScript or /JS, its letters possibly written as #xx escapes (/J#61vaScript, /#4AS).
+const scriptName = (text) => {
+  for (const [, name] of text.matchAll(/\\/((?:J|#4[aA])(?:[A-Za-z0-9]|#[0-9A-Fa-f]{2})*)/g)) {
+    const plain = name.replace(/#([0-9A-Fa-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    if (plain === 'JavaScript' || plain === 'JS') return true;
+  }
+  return false;
+};
+
 async function render({ input, output, box, maxPages, maxPixels }) {
   const data = new Uint8Array(await readFile(input));
-  if (/\\/(JavaScript|JS)\\b/.test(Buffer.from(data.buffer).toString('latin1'))) {
-    return { refused: 'it carries JavaScript' };
-  }
+  if (scriptName(Buffer.from(data.buffer).toString('latin1'))) return { refused: 'it carries JavaScript' };
   const task = pdfjs.getDocument({
     data, isEvalSupported: false, enableXfa: false, disableFontFace: true, useSystemFonts: false,
     standardFontDataUrl: fontsDir, maxImageSize: maxPixels, stopAtErrors: true, verbosity: 0,
