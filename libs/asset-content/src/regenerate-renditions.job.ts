@@ -16,8 +16,9 @@ const BATCH = 50;
  * regenerates the renditions (a video's proxy too) when one is missing (no row, or the row's object is gone; a failed generation leaves no
  * row), through the renditions queue, and waits for it before the next batch. Images over
  * DAM_RENDITION_MAX_INPUT_BYTES are skipped (they never get renditions); a file still without its
- * renditions afterwards (refused or undecodable) is reported. A dry run only reports. Never deletes a
- * file; replaced renditions go as on any regeneration.
+ * renditions afterwards (refused or undecodable) is reported. In an `api` process (DAM_ROLE=api) it
+ * queues them and reports them queued without waiting: the workers make them. A dry run only reports.
+ * Never deletes a file; replaced renditions go as on any regeneration.
  */
 @Injectable()
 export class RegenerateRenditionsJob extends MaintenanceJob {
@@ -61,6 +62,7 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
     } else if (lacking.length > 0) {
       for (const { file } of lacking)
         await this.renditions.generateLater(file.assetId, file.id, file.contentType);
+      if (!this.renditions.isWorker) return this.reportQueued(context, lacking);
       await this.renditions.idle();
       const still = new Map(
         (await this.lacking(lacking.map(({ file }) => file))).map((entry) => [entry.file.id, entry]),
@@ -75,6 +77,20 @@ export class RegenerateRenditionsJob extends MaintenanceJob {
           context.note(`asset ${file.assetId}: still missing ${left.missing.join(', ')} after regeneration`);
         }
       }
+    }
+  }
+
+  /**
+   * In an `api` process (DAM_ROLE), which makes no renditions: the tasks are queued for the workers, and
+   * the run ends without waiting for them (a worker may not be running yet).
+   */
+  private reportQueued(
+    context: JobContext,
+    lacking: Array<{ file: AssetFileEntity; missing: string[] }>,
+  ): void {
+    for (const { file, missing } of lacking) {
+      context.summary.reported += 1;
+      context.note(`asset ${file.assetId}: queued for a rendition worker (missing ${missing.join(', ')})`);
     }
   }
 

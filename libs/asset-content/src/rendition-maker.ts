@@ -1,10 +1,10 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { AppConfig } from '@dam/core';
 import { ObjectStorage } from '@dam/storage';
 import { Metrics } from '@dam/observability';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,10 +17,11 @@ import {
   RENDITION_KINDS,
   RenditionKind,
 } from './entities/asset-rendition.entity';
+import type { SharpOptions } from 'sharp';
 import { ImageInputs, loadSharp } from './image-inputs';
 import { DecoderFailed } from './previews/decoder-child';
 import { VideoFacts } from './previews/ffmpeg';
-import { MediaPreviews } from './previews/media-previews';
+import { MediaPreviews, RawImage } from './previews/media-previews';
 
 /** Longest side of each rendition, in pixels. */
 export const RENDITION_SIZES: Record<ImageRenditionKind, number> = {
@@ -42,7 +43,7 @@ const LARGEST = Math.max(...Object.values(RENDITION_SIZES));
  * `dam_renditions_total`). A file replaced meanwhile discards what was made from it.
  */
 @Injectable()
-export class RenditionMaker {
+export class RenditionMaker implements OnApplicationShutdown {
   private readonly logger = new Logger('Renditions');
   private readonly inputs: ImageInputs;
   private readonly media: MediaPreviews;
@@ -56,6 +57,10 @@ export class RenditionMaker {
   ) {
     this.inputs = new ImageInputs(storage, config);
     this.media = new MediaPreviews(config);
+  }
+
+  onApplicationShutdown(): void {
+    this.media.close();
   }
 
   /** Makes the renditions of `fileId` while it is the asset's current file; never throws for a bad file. */
@@ -75,7 +80,7 @@ export class RenditionMaker {
     const work = await mkdtemp(path.join(tmpdir(), 'dam-preview-'));
     let stage: string = source;
     try {
-      let image = input.path;
+      let image: string | RawImage = input.path;
       let video: VideoFacts | undefined;
       if (source === 'video') {
         ({ facts: video, frame: image } = await this.media.videoFrame(input.path, work, LARGEST));
@@ -113,9 +118,13 @@ export class RenditionMaker {
    * The four JPEGs from an image file, decoded once and shrunk to the largest size; false when the image is
    * refused (too many pixels, unreadable size).
    */
-  private async imageRenditions(assetId: number, fileId: number, image: string): Promise<boolean> {
+  private async imageRenditions(assetId: number, fileId: number, image: string | RawImage): Promise<boolean> {
     const sharp = await loadSharp();
-    const metadata = await sharp(image, this.inputs.metadataOptions()).metadata();
+    const [input, options, metadataOptions] =
+      typeof image === 'string'
+        ? [image, this.inputs.sharpOptions(), this.inputs.metadataOptions()]
+        : await rawInput(image);
+    const metadata = await sharp(input, metadataOptions).metadata();
     const refusal = this.inputs.refusal(metadata.width, metadata.height);
     if (refusal !== undefined) {
       this.logger.log(`asset ${assetId} gets no renditions: ${refusal}`);
@@ -125,7 +134,7 @@ export class RenditionMaker {
     const turned = (metadata.orientation ?? 1) >= 5;
     const [width, height] = [metadata.width ?? 1, metadata.height ?? 1];
     const source = turned ? { width: height, height: width } : { width, height };
-    const base = await sharp(image, this.inputs.sharpOptions())
+    const base = await sharp(input, options)
       .rotate()
       .resize(LARGEST, LARGEST, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
@@ -172,6 +181,12 @@ export class RenditionMaker {
       throw error;
     }
   }
+}
+
+/** A raw image's pixels (a page, at most the largest rendition's size) and how sharp reads them. */
+async function rawInput(image: RawImage): Promise<[Buffer, SharpOptions, SharpOptions]> {
+  const options: SharpOptions = { raw: { width: image.width, height: image.height, channels: 4 } };
+  return [await readFile(image.file), options, options];
 }
 
 interface RenditionFacts {

@@ -46,13 +46,7 @@ export function runDecoder(command: string, args: string[], limits: ChildLimits)
       killedFor ??= reason;
       child.kill('SIGKILL');
     };
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, DECODER_NICENESS);
-      } catch {
-        // Not permitted here (some containers): the thread limit still applies.
-      }
-    }
+    lowerPriority(child.pid);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout = (stdout + chunk).slice(-STDERR_KEEP);
     });
@@ -85,8 +79,18 @@ export function runDecoder(command: string, args: string[], limits: ChildLimits)
   });
 }
 
+/** Sets a decoder child's niceness to DECODER_NICENESS where permitted. */
+export function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, DECODER_NICENESS);
+  } catch {
+    // Not permitted here (some containers): the thread limit still applies.
+  }
+}
+
 /** VmRSS of a process from `/proc`, undefined where it cannot be read. */
-async function residentBytes(pid: number | undefined): Promise<number | undefined> {
+export async function residentBytes(pid: number | undefined): Promise<number | undefined> {
   if (pid === undefined) return undefined;
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');

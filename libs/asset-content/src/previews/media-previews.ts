@@ -2,17 +2,18 @@ import { AppConfig } from '@dam/core';
 import * as path from 'node:path';
 import { ChildLimits, DecoderFailed } from './decoder-child';
 import { Ffmpeg, ffmpegBinary, frameSecond, VideoFacts } from './ffmpeg';
-import { renderFirstPage } from './pdf-first-page';
+import { PdfRenderers } from './pdf-first-page';
 
 /**
  * The decoders of videos and PDFs, each a child process bounded by DAM_RENDITION_TIMEOUT_SECONDS and
  * DAM_RENDITION_MAX_MEMORY_MB: a video's representative frame and web proxy (ffmpeg), a PDF's first page
- * (PDF.js). Each writes its result into the `work` folder it is given; the image renditions are made
+ * (PDF.js, in renderers kept between files). Each writes its result into the `work` folder it is given; the image renditions are made
  * from the frame or the page as from an uploaded image.
  */
 export class MediaPreviews {
   private readonly ffmpeg: Ffmpeg;
   private readonly limits: ChildLimits;
+  private readonly pdfs: PdfRenderers;
 
   constructor(private readonly config: AppConfig) {
     const previews = config.previews;
@@ -20,6 +21,7 @@ export class MediaPreviews {
       timeoutMs: previews.timeoutSeconds * 1000,
       maxMemoryBytes: previews.maxMemoryMb * 2 ** 20,
     };
+    this.pdfs = new PdfRenderers(this.limits);
     this.ffmpeg = new Ffmpeg(ffmpegBinary(previews.ffmpegPath), previews.threads, this.limits);
   }
 
@@ -45,15 +47,26 @@ export class MediaPreviews {
     return { file, width: made.width, height: made.height };
   }
 
-  /** A PNG of the PDF's first page fitted inside `box`. */
-  async pdfPage(input: string, work: string, box: number): Promise<string> {
-    const page = path.join(work, 'page.png');
-    await renderFirstPage(input, page, {
+  /** The PDF's first page fitted inside `box`, as a file of raw RGBA pixels. */
+  async pdfPage(input: string, work: string, box: number): Promise<RawImage> {
+    const file = path.join(work, 'page.rgba');
+    const { width, height } = await this.pdfs.render(input, file, {
       box,
       maxPages: this.config.previews.maxPdfPages,
       maxPixels: this.config.renditionMaxInputPixels,
-      limits: this.limits,
     });
-    return page;
+    return { file, width, height };
   }
+
+  /** Ends the PDF renderers kept between files. */
+  close(): void {
+    this.pdfs.close();
+  }
+}
+
+/** An image as raw RGBA pixels (4 channels) in a file. */
+export interface RawImage {
+  file: string;
+  width: number;
+  height: number;
 }
