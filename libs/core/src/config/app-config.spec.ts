@@ -58,6 +58,10 @@ describe('AppConfig.fromEnv', () => {
       expect(config.duplicateUploads).toBe('warn');
     });
 
+    it('hashes passwords and secrets with scrypt at N = 2^15', () => {
+      expect(config.hashCost).toBe(15);
+    });
+
     it('treats blank values as unset', () => {
       const blank = AppConfig.fromEnv({ PORT: '  ', DATABASE_URL: '', DAM_LANGUAGES: ' ' });
       expect(blank.port).toBe(3000);

@@ -104,6 +104,11 @@ export class AppConfig {
   hashConcurrency: number;
   /** DAM_HASH_MAX_WAITING: hashes waiting for their turn; one more answers 503. */
   hashMaxWaiting: number;
+  /**
+   * DAM_HASH_COST: log2 of scrypt's N for new hashes (15: N=32768). The test suite lowers it to 10 (about
+   * 30 times less work per login); every hash keeps the cost it was made with.
+   */
+  hashCost: number;
   /** DAM_RATE_LIMIT_PER_MINUTE: requests per bearer token per minute (off when unset). */
   rateLimitPerMinute: number | undefined;
   databaseConnectRetries: number;
@@ -239,6 +244,7 @@ export class AppConfig {
     config.loginMaxFailuresPerAddress = read.integer('DAM_LOGIN_MAX_FAILURES_PER_ADDRESS', 50, 1, 1_000_000);
     config.hashConcurrency = read.integer('DAM_HASH_CONCURRENCY', 2, 1, 64);
     config.hashMaxWaiting = read.integer('DAM_HASH_MAX_WAITING', 32, 0, 100_000);
+    config.hashCost = read.integer('DAM_HASH_COST', 15, 10, 18);
     config.rateLimitPerMinute =
       read.optionalString('DAM_RATE_LIMIT_PER_MINUTE') === undefined
         ? undefined
