@@ -100,6 +100,8 @@ export class AppConfig {
   loginLockAddresses: number;
   /** DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: failures from one address (any usernames) that lock that address. */
   loginMaxFailuresPerAddress: number;
+  /** DAM_LOGIN_LOCKED_DELAY_MS: how late a locked attempt's 429 is answered (the test apps: 50). */
+  loginLockedDelayMs: number;
   /** DAM_HASH_CONCURRENCY: password and secret hashes (scrypt) computed at once. */
   hashConcurrency: number;
   /** DAM_HASH_MAX_WAITING: hashes waiting for their turn; one more answers 503. */
@@ -242,6 +244,7 @@ export class AppConfig {
     config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
     config.loginLockAddresses = read.integer('DAM_LOGIN_LOCK_ADDRESSES', 3, 1, 1000);
     config.loginMaxFailuresPerAddress = read.integer('DAM_LOGIN_MAX_FAILURES_PER_ADDRESS', 50, 1, 1_000_000);
+    config.loginLockedDelayMs = read.integer('DAM_LOGIN_LOCKED_DELAY_MS', 1000, 0, 60_000);
     config.hashConcurrency = read.integer('DAM_HASH_CONCURRENCY', 2, 1, 64);
     config.hashMaxWaiting = read.integer('DAM_HASH_MAX_WAITING', 32, 0, 100_000);
     config.hashCost = read.integer('DAM_HASH_COST', 15, 10, 18);
