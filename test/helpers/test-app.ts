@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createApp } from '../../apps/api/src/create-app';
 import { createTestDatabase, Matrix, MATRIX, TestDatabase } from './databases';
 import { startObjectStore, TestObjectStore } from './object-store';
+import { TEST_COSTS } from './test-costs';
 
 export interface TestUser {
   id: number;
@@ -125,10 +126,7 @@ export class TestApp {
       DAM_WEBHOOK_POLL_MS: '0',
       // Renditions are claimed when this process queues them (no background polling between statement counts).
       DAM_RENDITION_POLL_MS: '0',
-      // scrypt at N = 2^10, not 2^15: each login and new password costs ~30 times less (README "Tests").
-      DAM_HASH_COST: '10',
-      // A locked login's 429 comes 50 ms late, not 1 s (test/lockout.e2e-spec.ts checks the default's second).
-      DAM_LOGIN_LOCKED_DELAY_MS: '50',
+      ...TEST_COSTS,
     };
     if (this.database.databaseUrl !== undefined) env.DATABASE_URL = this.database.databaseUrl;
     if (matrix === 'mysql') {
