@@ -144,6 +144,16 @@ describe('lightbox contents', () => {
       expect(ownItem.url).toBe(assetUrl(own));
     });
 
+    it('lists in the order the assets were added, also when added within one second (MariaDB too)', async () => {
+      const contents = await newLightbox(alice);
+      const assetIds = [await newAsset(), await newAsset(), await newAsset(), await newAsset()];
+      // Newest first, so that neither the asset id nor a whole second can give the order.
+      const added = [...assetIds].reverse();
+      for (const assetId of added) await post(contents, alice.token, { url: assetUrl(assetId) }).expect(201);
+      const list = await get(contents, alice.token).expect(200);
+      expect(list.body.map((item: { url: string }) => item.url)).toEqual(added.map(assetUrl));
+    });
+
     it('pages with page/pageSize', async () => {
       const contents = await newLightbox(alice);
       const assetIds = [await newAsset(), await newAsset(), await newAsset()];

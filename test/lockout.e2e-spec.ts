@@ -143,11 +143,14 @@ describe('login lockout', () => {
   });
 });
 
-/** Locks are per (username, address) with the defaults too (10 failures, 3 addresses). */
+/**
+ * Locks are per (username, address) with the defaults too (10 failures, 3 addresses), and a locked answer
+ * comes the production second late (the test apps' default is 50 ms).
+ */
 describe('login lockout: defaults', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await TestApp.start({ env: { DAM_TRUST_PROXY: 'true' } });
+    t = await TestApp.start({ env: { DAM_TRUST_PROXY: 'true', DAM_LOGIN_LOCKED_DELAY_MS: '1000' } });
   });
   afterAll(() => t?.close());
 
@@ -168,7 +171,10 @@ describe('login lockout: defaults', () => {
         client_secret: t.clientSecret,
       });
     for (let failure = 0; failure < 10; failure++) await login('wrong', '192.0.2.1').expect(400);
+    const asked = Date.now();
     expectLocked(await login(user.password, '192.0.2.1'));
+    // 990: Date.now() and the timer each round to the millisecond.
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(990);
     await login(user.password, '192.0.2.2').expect(200);
   });
 });

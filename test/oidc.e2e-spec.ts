@@ -4,7 +4,7 @@ import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { AUDIENCE, OidcIssuer } from './helpers/oidc-issuer';
 import { TestApp, TestUser } from './helpers/test-app';
 
-/** The bound of DESIGN §12 / issue 14: another instance follows a change within 2 s. */
+/** The bound of issue 14: another instance follows a change within 2 s. */
 const WITHIN_MS = 2000;
 
 /**

@@ -101,7 +101,13 @@ describe('token endpoint: hashing has bounded concurrency', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await TestApp.start({
-      env: { DAM_HASH_CONCURRENCY: '1', DAM_HASH_MAX_WAITING: '2', DAM_TRUST_PROXY: 'true' },
+      // Hashes of the production cost, long enough for a burst to fill the gate.
+      env: {
+        DAM_HASH_CONCURRENCY: '1',
+        DAM_HASH_MAX_WAITING: '2',
+        DAM_HASH_COST: '15',
+        DAM_TRUST_PROXY: 'true',
+      },
     });
   });
   afterAll(() => t?.close());

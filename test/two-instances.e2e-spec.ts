@@ -28,7 +28,7 @@ function purgeRuns(service: ServiceProcess): Array<{ at: number; started: number
 
 /**
  * Issue 8: two API processes side by side on one MySQL database and one object store, as behind a load
- * balancer (DESIGN §10). Inherently about MySQL and S3, so this file uses them whatever DAM_TEST_MATRIX says.
+ * balancer (DESIGN §11). Inherently about MySQL and S3, so this file uses them whatever DAM_TEST_MATRIX says.
  */
 describe('two API instances on one database and one object store', () => {
   let database: TestDatabase;

@@ -33,7 +33,7 @@ export const PUBLIC_ROUTES: Array<{ matches: (route: Route) => boolean; why: str
   },
   {
     matches: (r) => r.method === 'get' && r.path === '/files/*key',
-    why: 'signed downloads of the fs store: the signature is the credential (DESIGN §11)',
+    why: 'signed downloads of the fs store: the signature is the credential (DESIGN §13)',
   },
   {
     matches: (r) => r.method === 'get' && r.path.startsWith('/rest/shared/:token'),

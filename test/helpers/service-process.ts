@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import request from 'supertest';
+import { TEST_COSTS } from './test-costs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -54,7 +55,7 @@ export class ServiceProcess {
         : ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts']);
     this.child = spawn(process.execPath, entry, {
       cwd: ROOT,
-      env: { ...process.env, ...this.env, PORT: String(port) },
+      env: { ...process.env, ...TEST_COSTS, ...this.env, PORT: String(port) },
       stdio: this.keepOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {

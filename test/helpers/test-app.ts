@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createApp } from '../../apps/api/src/create-app';
 import { createTestDatabase, Matrix, MATRIX, TestDatabase } from './databases';
 import { startObjectStore, TestObjectStore } from './object-store';
+import { TEST_COSTS } from './test-costs';
 
 export interface TestUser {
   id: number;
@@ -125,6 +126,7 @@ export class TestApp {
       DAM_WEBHOOK_POLL_MS: '0',
       // Renditions are claimed when this process queues them (no background polling between statement counts).
       DAM_RENDITION_POLL_MS: '0',
+      ...TEST_COSTS,
     };
     if (this.database.databaseUrl !== undefined) env.DATABASE_URL = this.database.databaseUrl;
     if (matrix === 'mysql') {

@@ -5,13 +5,6 @@ import { RateCounters, CounterWindow } from '@dam/rate-limits';
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 
-/**
- * A locked attempt is answered this late. It costs the service a timer, not CPU, and holds the client's
- * loop: 16 concurrent loops of wrong secrets make 16 requests a second, not thousands, so they cannot
- * crowd out downloads on the event loop (bench/results/token-flood.md).
- */
-export const LOCKED_ANSWER_DELAY_MS = 1000;
-
 /** A credential attempt let through: it must say how it ended. */
 export interface LoginAttempt {
   /** The password or secret was right: the attempt does not count as a failure. */
@@ -38,8 +31,10 @@ export interface LoginSubject {
  *
  * Each attempt counts before the password is checked and is taken back when it succeeds or is refused, so
  * a burst of parallel guesses cannot slip past the limit while the hashes are being compared. A locked
- * attempt is refused on a read alone, so a flood of them costs no writes, and answered after
- * LOCKED_ANSWER_DELAY_MS.
+ * attempt is refused on a read alone, so a flood of them costs no writes, and answered
+ * DAM_LOGIN_LOCKED_DELAY_MS (1 s) late. That costs the service a timer, not CPU, and holds the client's
+ * loop: 16 concurrent loops of wrong secrets make 16 requests a second, not thousands, so they cannot
+ * crowd out downloads on the event loop (bench/results/token-flood.md).
  */
 @Injectable()
 export class LoginThrottle {
@@ -59,7 +54,7 @@ export class LoginThrottle {
       subject: before.get(keys.subject),
       addresses: before.get(keys.addresses)?.hits ?? 0,
     });
-    if (locked !== undefined) return refuse(locked);
+    if (locked !== undefined) return this.refuse(locked);
     const [pair, addressWindow, subjectWindow] = await Promise.all(
       [keys.pair, keys.address, keys.subject].map((key) => this.counters.hit(key, windowMs)),
     );
@@ -79,7 +74,7 @@ export class LoginThrottle {
     });
     if (overtaken !== undefined) {
       await this.counters.undo(counted);
-      return refuse(overtaken);
+      return this.refuse(overtaken);
     }
     return { succeeded: () => this.counters.undo(counted) };
   }
@@ -88,6 +83,12 @@ export class LoginThrottle {
   async unlock(subject: LoginSubject): Promise<void> {
     const keys = keysOf(subject, '');
     await this.counters.clear([keys.subject, keys.addresses], [keys.pairPrefix]);
+  }
+
+  /** Answers a locked attempt DAM_LOGIN_LOCKED_DELAY_MS late. */
+  private async refuse(lock: TooManyRequests): Promise<never> {
+    await delay(this.config.loginLockedDelayMs);
+    throw lock;
   }
 
   /** The lock in force for what an attempt found, as the refusal to answer; undefined when none. */
@@ -110,12 +111,6 @@ export class LoginThrottle {
     const seconds = Math.max(1, Math.ceil((endsAt - Date.now()) / 1000));
     return new TooManyRequests(`too many failed logins; try again in ${seconds} seconds`, seconds);
   }
-}
-
-/** Answers a locked attempt LOCKED_ANSWER_DELAY_MS late. */
-async function refuse(lock: TooManyRequests): Promise<never> {
-  await delay(LOCKED_ANSWER_DELAY_MS);
-  throw lock;
 }
 
 /**

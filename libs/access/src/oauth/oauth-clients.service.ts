@@ -23,7 +23,7 @@ export class OAuthClientsService {
   /** `client` (found by its id) when `secret` is its secret; undefined otherwise, unknown clients too. */
   async verify(client: OAuthClientEntity | null, secret: string): Promise<OAuthClientEntity | undefined> {
     // Verify against a dummy hash when the client is unknown so timing does not reveal which ids exist.
-    const valid = await this.hasher.verify(secret, client?.secretHash ?? DUMMY_HASH);
+    const valid = await this.hasher.verify(secret, client?.secretHash ?? this.hasher.dummyHash);
     return client !== null && valid ? client : undefined;
   }
 
@@ -67,5 +67,3 @@ export class OAuthClientsService {
     return this.clients.count();
   }
 }
-
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

@@ -14,9 +14,6 @@ import { TokenResponse, TokensService } from './tokens.service';
 /** Fields of a token or revocation request, from a form-encoded or JSON body. */
 export type OAuthParameters = Record<string, unknown>;
 
-const DUMMY_PASSWORD_HASH =
-  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
-
 /** The token endpoint's grants (RFC 6749) and revocation (RFC 7009). */
 @Injectable()
 export class OAuthService {
@@ -86,7 +83,7 @@ export class OAuthService {
     // Counted under the username as stored (MariaDB finds `Bob` for `bob`), else exactly as given.
     const user = await this.users.findByUsername(username);
     const attempt = await this.logins.attempt({ kind: 'user', name: user?.username ?? username }, address);
-    const valid = await this.hasher.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const valid = await this.hasher.verify(password, user?.passwordHash ?? this.hasher.dummyHash);
     if (user === null || user.passwordHash === null || !valid) {
       await this.events.recordUnpublished(LoginFailed.of(this.urls, 'username', username, user?.id ?? null));
       throw new OAuthError(400, 'invalid_grant', 'the username or password is wrong');

@@ -3,7 +3,6 @@ import { AppConfig } from '@dam/core';
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { HashingGate } from './hashing-gate';
 
-const N = 2 ** 15;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -18,21 +17,31 @@ function derive(secret: string, salt: Buffer, n: number, r: number, p: number): 
 
 /**
  * scrypt, a deliberately slow memory-hard hash, for passwords and client secrets. The parameters are
- * stored with each hash (`scrypt$N$r$p$salt$hash`) so they can be raised without invalidating old ones.
+ * stored with each hash (`scrypt$N$r$p$salt$hash`) so they can be raised without invalidating old ones;
+ * new hashes get N = 2^DAM_HASH_COST (2^15 unless the test suite lowers it).
  * Every hash passes one gate (DAM_HASH_CONCURRENCY at once, DAM_HASH_MAX_WAITING waiting, else 503).
  */
 @Injectable()
 export class PasswordHasher {
   private readonly gate: HashingGate;
+  private readonly n: number;
+  /**
+   * Verified in place of a missing hash (unknown user or client), so that their answer takes as long as a
+   * known one's and timing does not reveal which exist: it costs what a new hash costs, and matches nothing.
+   */
+  readonly dummyHash: string;
 
   constructor(config: AppConfig) {
     this.gate = new HashingGate(config.hashConcurrency, config.hashMaxWaiting);
+    this.n = 2 ** config.hashCost;
+    const zeros = (bytes: number) => Buffer.alloc(bytes).toString('base64');
+    this.dummyHash = ['scrypt', this.n, R, P, zeros(16), zeros(KEY_LENGTH)].join('$');
   }
 
   async hash(secret: string): Promise<string> {
     const salt = randomBytes(16);
-    const key = await this.gate.run(() => derive(secret, salt, N, R, P));
-    return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+    const key = await this.gate.run(() => derive(secret, salt, this.n, R, P));
+    return ['scrypt', this.n, R, P, salt.toString('base64'), key.toString('base64')].join('$');
   }
 
   async verify(secret: string, stored: string | null): Promise<boolean> {

@@ -58,6 +58,11 @@ describe('AppConfig.fromEnv', () => {
       expect(config.duplicateUploads).toBe('warn');
     });
 
+    it('hashes passwords and secrets with scrypt at N = 2^15 and answers locked logins 1 s late', () => {
+      expect(config.hashCost).toBe(15);
+      expect(config.loginLockedDelayMs).toBe(1000);
+    });
+
     it('treats blank values as unset', () => {
       const blank = AppConfig.fromEnv({ PORT: '  ', DATABASE_URL: '', DAM_LANGUAGES: ' ' });
       expect(blank.port).toBe(3000);

@@ -100,10 +100,17 @@ export class AppConfig {
   loginLockAddresses: number;
   /** DAM_LOGIN_MAX_FAILURES_PER_ADDRESS: failures from one address (any usernames) that lock that address. */
   loginMaxFailuresPerAddress: number;
+  /** DAM_LOGIN_LOCKED_DELAY_MS: how late a locked attempt's 429 is answered (the test apps: 50). */
+  loginLockedDelayMs: number;
   /** DAM_HASH_CONCURRENCY: password and secret hashes (scrypt) computed at once. */
   hashConcurrency: number;
   /** DAM_HASH_MAX_WAITING: hashes waiting for their turn; one more answers 503. */
   hashMaxWaiting: number;
+  /**
+   * DAM_HASH_COST: log2 of scrypt's N for new hashes (15: N=32768). The test suite lowers it to 10 (about
+   * 30 times less work per login); every hash keeps the cost it was made with.
+   */
+  hashCost: number;
   /** DAM_RATE_LIMIT_PER_MINUTE: requests per bearer token per minute (off when unset). */
   rateLimitPerMinute: number | undefined;
   databaseConnectRetries: number;
@@ -237,8 +244,10 @@ export class AppConfig {
     config.loginWindowSeconds = read.integer('DAM_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600);
     config.loginLockAddresses = read.integer('DAM_LOGIN_LOCK_ADDRESSES', 3, 1, 1000);
     config.loginMaxFailuresPerAddress = read.integer('DAM_LOGIN_MAX_FAILURES_PER_ADDRESS', 50, 1, 1_000_000);
+    config.loginLockedDelayMs = read.integer('DAM_LOGIN_LOCKED_DELAY_MS', 1000, 0, 60_000);
     config.hashConcurrency = read.integer('DAM_HASH_CONCURRENCY', 2, 1, 64);
     config.hashMaxWaiting = read.integer('DAM_HASH_MAX_WAITING', 32, 0, 100_000);
+    config.hashCost = read.integer('DAM_HASH_COST', 15, 10, 18);
     config.rateLimitPerMinute =
       read.optionalString('DAM_RATE_LIMIT_PER_MINUTE') === undefined
         ? undefined
