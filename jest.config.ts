@@ -22,8 +22,8 @@ const MYSQL_ONLY = [
 /**
  * MATRIX_INDEPENDENT: files whose subject does not depend on the matrix's database or store: HTTP
  * semantics, body limits, the trusted origin, the CLI's parsing and exit codes, storage adapters and
- * stored files that pick their own store, the OpenAPI document, SQLite's planner statistics. They run in
- * the SQLite leg only.
+ * stored files that pick their own store, the OpenAPI document, SQLite's planner statistics, the ZIP
+ * writer. They run in the SQLite leg only.
  */
 const MATRIX_INDEPENDENT = [
   'http-semantics',
@@ -38,6 +38,8 @@ const MATRIX_INDEPENDENT = [
   // Bodies bounded before any DTO work, and the Host check before any routing: the HTTP layer's.
   'request-limits',
   'trusted-origin',
+  // The shares' ZIP writer on sources in memory.
+  'zip-stream',
 ];
 
 for (const name of [...MYSQL_ONLY, ...MATRIX_INDEPENDENT]) {

@@ -2,7 +2,8 @@
  * Issue 33's numbers, side by side in one run: a share's public ZIP of BENCH_SHARE_TOTAL_MB (1024) in 8
  * files against downloading the same 8 items one by one through the share (each streamed to nowhere),
  * alternating which goes first; the service's resident memory during the ZIP (VmRSS sampled every 50 ms)
- * against its level just before; and the p95 of `GET /rest/shares` (a page of 100 of 200 shares).
+ * against its level just before; the service's CPU seconds per GiB sent by each (from /proc); and the p95
+ * of `GET /rest/shares` (a page of 100 of 200 shares).
  *
  *   npm run build && npx ts-node -r tsconfig-paths/register --transpile-only bench/shares.bench.ts
  *
@@ -162,25 +163,42 @@ async function main(): Promise<void> {
       }
     };
     await drain(items[0]); // warm-up
-    const rounds: Array<{ zip: number; items: number; growth: number; before: number }> = [];
+    const rounds: Array<{
+      zip: number;
+      items: number;
+      growth: number;
+      before: number;
+      zipCpu: number;
+      itemsCpu: number;
+    }> = [];
+    /** The service's CPU seconds per GiB sent while `work` runs (from /proc: not the machine's load). */
+    const cpuPerGiB = async <T>(work: () => Promise<T>, bytes: (value: T) => number) => {
+      const before = (await service.cpuSeconds()) ?? NaN;
+      const result = await timed(work);
+      const cpu = ((await service.cpuSeconds()) ?? NaN) - before;
+      return { ...result, cpu: cpu / (bytes(result.value) / (1024 * MiB)) };
+    };
     for (let round = 0; round < ROUNDS; round++) {
       const first = round % 2 === 0 ? 'zip' : 'items';
-      let zip = { seconds: 0, value: { bytes: 0, growth: 0, before: 0 } };
-      let one = { seconds: 0, value: 0 };
+      let zip = { seconds: 0, value: { bytes: 0, growth: 0, before: 0 }, cpu: 0 };
+      let one = { seconds: 0, value: 0, cpu: 0 };
       for (const kind of first === 'zip' ? ['zip', 'items'] : ['items', 'zip']) {
-        if (kind === 'zip') zip = await timed(zipWithMemory);
-        else one = await timed(oneByOne);
+        if (kind === 'zip') zip = await cpuPerGiB(zipWithMemory, (value) => value.bytes);
+        else one = await cpuPerGiB(oneByOne, (value) => value);
       }
       const figures = {
         zip: zip.value.bytes / MiB / zip.seconds,
         items: one.value / MiB / one.seconds,
         growth: zip.value.growth,
+        zipCpu: zip.cpu,
+        itemsCpu: one.cpu,
         before: zip.value.before,
       };
       rounds.push(figures);
       console.log(
         `round ${round + 1}: zip ${figures.zip.toFixed(0)} MiB/s, one by one ${figures.items.toFixed(0)} MiB/s, ` +
-          `RSS +${(figures.growth / MiB).toFixed(1)} MiB during the ZIP`,
+          `RSS +${(figures.growth / MiB).toFixed(1)} MiB during the ZIP, service CPU s/GiB ` +
+          `${figures.zipCpu.toFixed(2)} (ZIP) ${figures.itemsCpu.toFixed(2)} (one by one)`,
       );
     }
     for (let i = 0; i < 200; i++)
@@ -202,17 +220,20 @@ async function main(): Promise<void> {
       `${new Date().toISOString()}, ${MATRIX}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)} at the end; ` +
         `${FILES} files of ${(size / MiB).toFixed(0)} MiB (${TOTAL_MB} MiB), ${ROUNDS} rounds alternating which goes first.`,
       '',
-      '| round | ZIP MiB/s | one by one MiB/s | ZIP/one by one | RSS before the ZIP (MiB) | RSS growth during it (MiB) |',
-      '|---|---|---|---|---|---|',
+      '| round | ZIP MiB/s | one by one MiB/s | ZIP/one by one | RSS before the ZIP (MiB) | RSS growth during it (MiB) | service CPU s/GiB, ZIP | service CPU s/GiB, one by one |',
+      '|---|---|---|---|---|---|---|---|',
       ...rounds.map(
         (r, i) =>
           `| ${i + 1} | ${r.zip.toFixed(0)} | ${r.items.toFixed(0)} | ${(r.zip / r.items).toFixed(2)} | ` +
-          `${(r.before / MiB).toFixed(0)} | ${(r.growth / MiB).toFixed(1)} |`,
+          `${(r.before / MiB).toFixed(0)} | ${(r.growth / MiB).toFixed(1)} | ${r.zipCpu.toFixed(2)} | ${r.itemsCpu.toFixed(2)} |`,
       ),
       '',
       `ZIP/one by one (median of the per-round ratios): **${ratio.toFixed(2)}** (target ≥ 0.8)`,
       '',
       `Largest RSS growth during a ZIP: **${(growth / MiB).toFixed(1)} MiB** (target < 64 MB)`,
+      '',
+      `Service CPU seconds per GiB sent (median; from /proc, so less moved by the machine's load than the rates): ` +
+        `ZIP ${median(rounds.map((r) => r.zipCpu)).toFixed(2)}, one by one ${median(rounds.map((r) => r.itemsCpu)).toFixed(2)}`,
       '',
       `\`GET /rest/shares\` (first page of 100 of 200 shares, ${LIST_REQUESTS} sequential requests after 20 warm-up): ` +
         `p50 ${p(0.5).toFixed(1)} ms, **p95 ${p(0.95).toFixed(1)} ms** (target < 20 ms), p99 ${p(0.99).toFixed(1)} ms`,

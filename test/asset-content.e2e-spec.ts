@@ -57,6 +57,19 @@ describe('asset content', () => {
     expect(represented.body.type).toBe('File');
   });
 
+  it('serves a file name with % through the signed URL as it was uploaded, on every store', async () => {
+    const asset = await newAsset(level);
+    const bytes = Buffer.from('a red square, 100%');
+    await upload(asset, t.adminToken, bytes, '100% red.jpg').expect(200);
+    const redirect = await get(`${asset}/content`, downloader.token).redirects(0).expect(303);
+    const fetched = await fetchSigned(redirect.headers.location as string);
+    expect([fetched.status, fetched.sha256]).toEqual([200, sha256(bytes)]);
+    // `%` not before two hex digits is safe in filename= (RFC 6266 appendix D): no filename* needed.
+    expect(fetched.headers.get('content-disposition')).toMatch(
+      /^(inline|attachment); filename="100% red\.jpg"$/,
+    );
+  });
+
   it('recognises a PNG as an Image and replaces the previous content', async () => {
     const asset = await newAsset(level);
     await upload(asset, editor.token, Buffer.from('first'), 'a.txt').expect(200);

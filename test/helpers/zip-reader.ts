@@ -1,3 +1,5 @@
+import { crc32 } from 'node:zlib';
+
 /** One entry of a ZIP as read back: its name, the bytes, and whether its records used ZIP64. */
 export interface ZipEntryRead {
   name: string;
@@ -13,7 +15,8 @@ const LOCAL = 0x04034b50;
 
 /**
  * A small reader of stored (method 0) ZIPs, for the specs: the central directory (ZIP64 end record and
- * extra fields included), then each entry's bytes through its local header. Throws on anything else.
+ * extra fields included), then each entry's bytes through its local header, checked against the
+ * directory's CRC-32. Throws on anything else.
  */
 export function readZip(zip: Buffer): ZipEntryRead[] {
   const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
@@ -33,6 +36,7 @@ export function readZip(zip: Buffer): ZipEntryRead[] {
   for (let index = 0; index < count; index++) {
     if (zip.readUInt32LE(at) !== CENTRAL) throw new Error(`entry ${index}: no central header`);
     const method = zip.readUInt16LE(at + 10);
+    const crc = zip.readUInt32LE(at + 16);
     const compressed = zip.readUInt32LE(at + 20);
     let size = zip.readUInt32LE(at + 24);
     const nameLength = zip.readUInt16LE(at + 28);
@@ -61,7 +65,9 @@ export function readZip(zip: Buffer): ZipEntryRead[] {
     if (zip.readUInt32LE(localOffset) !== LOCAL) throw new Error(`${name}: no local header`);
     const dataStart =
       localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
-    entries.push({ name, data: zip.subarray(dataStart, dataStart + size), zip64 });
+    const data = zip.subarray(dataStart, dataStart + size);
+    if (crc32(data) !== crc) throw new Error(`${name}: CRC-32 ${crc32(data)}, the directory says ${crc}`);
+    entries.push({ name, data, zip64 });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;

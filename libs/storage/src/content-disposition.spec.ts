@@ -26,10 +26,19 @@ describe('contentDisposition', () => {
     );
   });
 
-  it('keeps % out of the fallback, where some clients would decode it', () => {
-    expect(contentDisposition('100%.txt')).toBe(
-      `attachment; filename="100_.txt"; filename*=UTF-8''100%25.txt`,
+  it('keeps % before two hex digits out of the fallback, where some clients would decode it', () => {
+    expect(contentDisposition('50%41.txt')).toBe(
+      `attachment; filename="50_41.txt"; filename*=UTF-8''50%2541.txt`,
     );
+    expect(contentDisposition('100%ff %.txt')).toBe(
+      `attachment; filename="100_ff %.txt"; filename*=UTF-8''100%25ff%20%25.txt`,
+    );
+  });
+
+  it('offers a name with any other % as a quoted filename only (no filename* to sign)', () => {
+    expect(contentDisposition('100% red.jpg')).toBe('attachment; filename="100% red.jpg"');
+    expect(contentDisposition('5%.txt')).toBe('attachment; filename="5%.txt"');
+    expect(contentDisposition('%zz%4')).toBe('attachment; filename="%zz%4"');
   });
 
   it('neutralises a hostile name: no header injection, no path, no NUL', () => {
@@ -69,7 +78,7 @@ describe('contentDisposition', () => {
         const quoted =
           /^attachment; filename="([^"]*)"(; filename\*=UTF-8''[A-Za-z0-9%!#$&+.^_`|~-]+)?$/.exec(header);
         expect(quoted).not.toBeNull();
-        expect(quoted?.[1]).not.toMatch(/[\\/%]/);
+        expect(quoted?.[1]).not.toMatch(/[\\/]|%[0-9A-Fa-f]{2}/);
         expect(quoted?.[1]).not.toMatch(/^\./);
       }),
     );

@@ -18,10 +18,17 @@ function strip(name: string): string {
     .replace(/^[\s.]+|[\s.]+$/gu, '');
 }
 
-/** An ASCII-only, `%`-free approximation for clients that ignore `filename*`. */
+/**
+ * An ASCII-only approximation for clients that ignore `filename*`. A `%` before two hex digits becomes
+ * `_`: some clients would decode `%41` there (RFC 6266 appendix D). Any other `%` stays, so a name such
+ * as `100% red.jpg` is its own fallback and needs no `filename*` (whose `*` and `''` some S3 emulators
+ * sign otherwise than S3, refusing the presigned URL).
+ */
 function asciiFallback(name: string): string {
   // Compatibility decomposition can produce new quotes, slashes or dots (＂ ／ ․): strip again after it.
-  const ascii = strip(name.normalize('NFKD').replace(/\p{M}/gu, '')).replace(/[^\x20-\x7e]|%/g, '_');
+  const ascii = strip(name.normalize('NFKD').replace(/\p{M}/gu, ''))
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/%(?=[0-9A-Fa-f]{2})/g, '_');
   return ascii.trim() === '' ? FALLBACK_NAME : ascii;
 }
 
