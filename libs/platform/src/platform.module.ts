@@ -1,4 +1,4 @@
-import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AppConfig, ConfigModule } from '@dam/core';
 import { DatabaseModule, ReadReplica, Settings } from '@dam/database';
@@ -17,7 +17,7 @@ import { StorageModule } from '@dam/storage';
  */
 @Global()
 @Module({})
-export class PlatformModule implements NestModule {
+export class PlatformModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PlatformModule,
@@ -31,12 +31,18 @@ export class PlatformModule implements NestModule {
         // Domain events in process (docs/events.md): `asset.created`, and `asset.*` for a whole area.
         EventEmitterModule.forRoot({ wildcard: true, delimiter: '.' }),
       ],
-      providers: [UrlService, RootLinks, Settings, DomainEvents, ReadReplica, RateCounters],
+      // The two middlewares are mounted by createApp (mountRequestMiddleware), as express middleware.
+      providers: [
+        UrlService,
+        RootLinks,
+        Settings,
+        DomainEvents,
+        ReadReplica,
+        RateCounters,
+        RequestContextMiddleware,
+        BodyParserMiddleware,
+      ],
       exports: [UrlService, RootLinks, Settings, StorageModule, DomainEvents, ReadReplica, RateCounters],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestContextMiddleware, BodyParserMiddleware).forRoutes('*path');
   }
 }
