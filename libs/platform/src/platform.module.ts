@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AppConfig, ConfigModule } from '@dam/core';
 import { DatabaseModule, ReadReplica, Settings } from '@dam/database';
@@ -17,7 +17,7 @@ import { StorageModule } from '@dam/storage';
  */
 @Global()
 @Module({})
-export class PlatformModule {
+export class PlatformModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PlatformModule,
@@ -31,7 +31,7 @@ export class PlatformModule {
         // Domain events in process (docs/events.md): `asset.created`, and `asset.*` for a whole area.
         EventEmitterModule.forRoot({ wildcard: true, delimiter: '.' }),
       ],
-      // The two middlewares are mounted by createApp (mountRequestMiddleware), as express middleware.
+      // The request context is mounted by createApp (mountRequestContext), as express middleware.
       providers: [
         UrlService,
         RootLinks,
@@ -40,9 +40,17 @@ export class PlatformModule {
         ReadReplica,
         RateCounters,
         RequestContextMiddleware,
-        BodyParserMiddleware,
       ],
       exports: [UrlService, RootLinks, Settings, StorageModule, DomainEvents, ReadReplica, RateCounters],
     };
+  }
+
+  /**
+   * The body parsers, as Nest middleware so that what they refuse answers through the error filter (a
+   * refusal handed to express's `next(error)` reached Nest's error layer without it: other statuses and
+   * texts). The request context runs before them (createApp).
+   */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(BodyParserMiddleware).forRoutes('*path');
   }
 }
