@@ -102,10 +102,11 @@ async function rssAfterLoad(subject: Subject): Promise<Loaded> {
 async function startSubjects(
   flags: string[],
   serviceFlags: string[] = [],
+  serviceEnv: Record<string, string> = {},
 ): Promise<{ subjects: Subject[]; stop: () => Promise<void> }> {
   const preload = flags.length > 0 ? [...flags, '-r', './bench/heap-probe.js'] : [];
   const bench: BenchService = await startBenchService(
-    {},
+    serviceEnv,
     { args: [...preload, ...serviceFlags, 'dist/apps/api/src/main.js'], readyPath: '/health/live' },
     true,
   );
@@ -149,7 +150,17 @@ async function allocations(): Promise<{ names: string[]; bytes: Map<string, numb
   } finally {
     await probed.stop();
   }
-  return { names: probed.subjects.map((subject) => subject.name), bytes };
+  // The webhook dispatcher's poll (DAM_WEBHOOK_POLL_MS, once a second) allocates whatever the GETs do, so
+  // it weighs on the figure above by how long the GETs take: the GET path alone, without it.
+  const quiet = await startSubjects(PROBE_FLAGS, [], { DAM_WEBHOOK_POLL_MS: '0' });
+  const name = 'service, `DAM_WEBHOOK_POLL_MS=0` (no background poll)';
+  try {
+    console.log(`allocation per GET: ${name}`);
+    bytes.set(name, await bytesPerGet(quiet.subjects[0]));
+  } finally {
+    await quiet.stop();
+  }
+  return { names: [...probed.subjects.map((subject) => subject.name), name], bytes };
 }
 
 /**
