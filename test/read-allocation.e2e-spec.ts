@@ -3,6 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector/promises';
 import { insertAccessLevel } from './helpers/asset-permission-fixtures';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
+import { MATRIX } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
 
 interface SampledNode {
@@ -18,10 +19,13 @@ const totalOf = (node: SampledNode): number =>
  * allocates, in this process, measured with V8's sampling heap profiler told to keep the objects the
  * collector freed (so no GC timing changes the figure), over the same GETs of a plain node HTTP server
  * answering the same JSON text with the same client (the client's bytes, counted in both, cancel out).
- * On SQLite, under ts-jest, the service's part was 56-57 KB per GET after the cuts of
- * bench/results/read-allocation.md (the bound leaves about 15 %): work added to every GET (a middleware,
- * an interceptor's RxJS pipeline, a child logger per request) shows up here long before it shows in req/s.
+ * Under ts-jest, the service's part was 56-57 KB per GET on SQLite after the cuts of
+ * bench/results/read-allocation.md, 75 KB on MySQL (mysql2's packets); the bounds leave about 15 %: work
+ * added to every GET (a middleware, an interceptor's RxJS pipeline, a child logger per request) shows up
+ * here long before it shows in req/s.
  */
+const BOUND = MATRIX === 'mysql' ? 87_000 : 66_000;
+
 describe('GET /rest/assets/{id}: bytes allocated per request', () => {
   let t: TestApp;
   const api = bearerRequests(() => t);
@@ -71,7 +75,7 @@ describe('GET /rest/assets/{id}: bytes allocated per request', () => {
     }
   };
 
-  it('stays within 66 KB over a bare node server answering the same JSON text', async () => {
+  it('stays within a bound over a bare node server answering the same JSON text', async () => {
     const level = await insertAccessLevel(t);
     const created = await api
       .post('/rest/assets', t.adminToken, { accessLevels: [{ id: level }] })
@@ -87,6 +91,6 @@ describe('GET /rest/assets/{id}: bytes allocated per request', () => {
     const floor = await bytesPerGet(bareUrl);
     const service = await bytesPerGet(new URL(`${t.baseUrl}${path}`), t.adminToken);
 
-    expect(Math.round(service - floor)).toBeLessThan(66_000);
+    expect(Math.round(service - floor)).toBeLessThan(BOUND);
   });
 });
