@@ -6,8 +6,10 @@
  * - Bytes allocated per GET on the V8 heap: each server runs with a young generation large enough that
  *   BENCH_GETS sequential GETs trigger no collection (`--min/max-semi-space-size`), and bench/heap-probe.js
  *   reports the used heap size before and after them; a probe that saw a collection is reported as such.
- * - RSS after a sustained read load (autocannon, 32 connections, BENCH_LOAD_SECONDS, default 60) and after
- *   BENCH_SETTLE_SECONDS (default 10) idle, on servers run with their default heap settings.
+ * - Under a sustained read load (autocannon, 32 connections, BENCH_LOAD_SECONDS, default 60): req/s (and
+ *   their ratio to the bare pass-through app's), p99, RSS after it and after BENCH_SETTLE_SECONDS (default
+ *   10) idle; the service as `npm start` runs it, then again under each V8 heap setting of
+ *   BENCH_HEAP_TRIALS (`;`-separated node flags).
  * The service runs from the build (dist/). Run:
  *   npm run bench -- read-allocation [--mysql]
  */
@@ -74,7 +76,14 @@ async function bytesPerGet(subject: Subject): Promise<number | undefined> {
   return ((after.used ?? 0) - (before.settled ?? 0)) / GETS;
 }
 
-async function rssAfterLoad(subject: Subject): Promise<{ loaded: number; settled: number; rps: number }> {
+interface Loaded {
+  loaded: number;
+  settled: number;
+  rps: number;
+  p99: number;
+}
+
+async function rssAfterLoad(subject: Subject): Promise<Loaded> {
   const figures = await load(subject.url, {
     connections: CONNECTIONS,
     seconds: LOAD_SECONDS,
@@ -83,15 +92,22 @@ async function rssAfterLoad(subject: Subject): Promise<{ loaded: number; settled
   const loaded = (await subject.server.rss('VmRSS')) ?? NaN;
   await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
   const settled = (await subject.server.rss('VmRSS')) ?? NaN;
-  return { loaded, settled, rps: figures.requestsPerSecond };
+  return { loaded, settled, rps: figures.requestsPerSecond, p99: figures.p99 };
 }
 
-/** The service, an asset to GET, and the bare app serving the same JSON; `flags`: node flags of both. */
-async function startSubjects(flags: string[]): Promise<{ subjects: Subject[]; stop: () => Promise<void> }> {
+/**
+ * The service, an asset to GET, and the bare app serving the same JSON; `flags`: node flags of both (the
+ * probe's), `serviceFlags`: more of the service's alone (a heap setting under trial).
+ */
+async function startSubjects(
+  flags: string[],
+  serviceFlags: string[] = [],
+  serviceEnv: Record<string, string> = {},
+): Promise<{ subjects: Subject[]; stop: () => Promise<void> }> {
   const preload = flags.length > 0 ? [...flags, '-r', './bench/heap-probe.js'] : [];
   const bench: BenchService = await startBenchService(
-    {},
-    { args: [...preload, 'dist/apps/api/src/main.js'], readyPath: '/health/live' },
+    serviceEnv,
+    { args: [...preload, ...serviceFlags, 'dist/apps/api/src/main.js'], readyPath: '/health/live' },
     true,
   );
   const base = bench.service.baseUrl;
@@ -117,58 +133,110 @@ async function startSubjects(flags: string[]): Promise<{ subjects: Subject[]; st
   };
 }
 
-async function main(): Promise<void> {
-  const loadAtStart = os.loadavg()[0];
-  const allocation = new Map<string, number | undefined>();
+/** V8 heap settings tried on the service under the same load, `;`-separated (BENCH_HEAP_TRIALS). */
+const HEAP_TRIALS = (process.env.BENCH_HEAP_TRIALS ?? '--max-semi-space-size=64;--max-semi-space-size=4')
+  .split(';')
+  .filter((trial) => trial !== '');
+
+/** Bytes allocated per GET of each subject, in processes run with the probe's flags. */
+async function allocations(): Promise<{ names: string[]; bytes: Map<string, number | undefined> }> {
+  const bytes = new Map<string, number | undefined>();
   const probed = await startSubjects(PROBE_FLAGS);
   try {
     for (const subject of probed.subjects) {
       console.log(`allocation per GET: ${subject.name}`);
-      allocation.set(subject.name, await bytesPerGet(subject));
+      bytes.set(subject.name, await bytesPerGet(subject));
     }
   } finally {
     await probed.stop();
   }
-  const memory = new Map<string, { loaded: number; settled: number; rps: number }>();
-  const plain = await startSubjects([]);
+  // The webhook dispatcher's poll (DAM_WEBHOOK_POLL_MS, once a second) allocates whatever the GETs do, so
+  // it weighs on the figure above by how long the GETs take: the GET path alone, without it.
+  const quiet = await startSubjects(PROBE_FLAGS, [], { DAM_WEBHOOK_POLL_MS: '0' });
+  const name = 'service, `DAM_WEBHOOK_POLL_MS=0` (no background poll)';
+  try {
+    console.log(`allocation per GET: ${name}`);
+    bytes.set(name, await bytesPerGet(quiet.subjects[0]));
+  } finally {
+    await quiet.stop();
+  }
+  return { names: [...probed.subjects.map((subject) => subject.name), name], bytes };
+}
+
+/**
+ * The sustained load: the service as `npm start` runs it and the bare pass-through app side by side,
+ * then the service again under each heap setting of HEAP_TRIALS (rows named by their flags).
+ */
+async function underLoad(): Promise<Array<{ name: string; figures: Loaded }>> {
+  const rows: Array<{ name: string; figures: Loaded }> = [];
+  const plain = await startSubjects([], ['--expose-gc']);
   try {
     // The bare app's two routes share a process: its RSS after the pass-through load is its floor.
     for (const subject of plain.subjects.slice(0, 2)) {
       console.log(`RSS under load: ${subject.name}`);
-      memory.set(subject.name, await rssAfterLoad(subject));
+      rows.push({ name: subject.name, figures: await rssAfterLoad(subject) });
     }
   } finally {
     await plain.stop();
   }
-  const service = allocation.get(probed.subjects[0].name);
+  for (const trial of HEAP_TRIALS) {
+    const tried = await startSubjects([], ['--expose-gc', ...trial.split(' ')]);
+    try {
+      console.log(`RSS under load: service with ${trial}`);
+      rows.push({ name: `service, \`${trial}\``, figures: await rssAfterLoad(tried.subjects[0]) });
+    } finally {
+      await tried.stop();
+    }
+  }
+  return rows;
+}
+
+const cell = (value: number | undefined, digits: number) =>
+  value === undefined ? '—' : value.toFixed(digits);
+
+async function main(): Promise<void> {
+  const loadAtStart = os.loadavg()[0];
+  const allocation = await allocations();
+  const loads = await underLoad();
+  const service = allocation.bytes.get(allocation.names[0]);
   const lines = [
     '# Read path: allocation per GET and RSS under load (issue 29)',
     '',
     `Command: \`npm run bench -- read-allocation\` (BENCH_GETS=${GETS}, BENCH_LOAD_SECONDS=${LOAD_SECONDS},` +
-      ` BENCH_SETTLE_SECONDS=${SETTLE_SECONDS}). All servers side by side in this run, one after the other.`,
+      ` BENCH_SETTLE_SECONDS=${SETTLE_SECONDS}, BENCH_HEAP_TRIALS=${HEAP_TRIALS.join(';')}). All servers side` +
+      ' by side in this run, one after the other.',
     `Machine: ${os.cpus().length} cores, load average ${loadAtStart.toFixed(2)} at the start,` +
       ` ${os.loadavg()[0].toFixed(2)} at the end (shared with other work).`,
     '',
-    '| server | bytes allocated per GET (V8 heap) | service ÷ this | RSS after load MB | RSS settled MB | req/s under load |',
-    '|---|---|---|---|---|---|',
+    '| server | bytes allocated per GET (V8 heap) | service ÷ this |',
+    '|---|---|---|',
   ];
-  for (const subject of probed.subjects) {
-    const bytes = allocation.get(subject.name);
-    const rss = memory.get(subject.name);
-    const cell = (value: number | undefined, digits: number) =>
-      value === undefined ? '—' : value.toFixed(digits);
+  for (const name of allocation.names) {
+    const bytes = allocation.bytes.get(name);
+    const ratio = bytes === undefined || service === undefined ? undefined : service / bytes;
     lines.push(
-      `| ${subject.name} | ${bytes === undefined ? 'a GC ran, not measured' : Math.round(bytes)} | ` +
-        `${cell(bytes === undefined || service === undefined ? undefined : service / bytes, 2)} | ` +
-        `${cell(rss && rss.loaded / MiB, 0)} | ${cell(rss && rss.settled / MiB, 0)} | ${cell(rss?.rps, 0)} |`,
+      `| ${name} | ${bytes === undefined ? 'a GC ran, not measured' : Math.round(bytes)} | ${cell(ratio, 2)} |`,
     );
   }
+  const bare = loads[1].figures;
   lines.push(
     '',
     `Allocation: ${GETS} sequential GETs after 200 warm-up ones, V8 used heap before (after a full GC) and after,`,
-    'no collection in between (young generation 256 MB); RSS: autocannon with 32 connections, then idle.',
+    'no collection in between (young generation 256 MB).',
     '',
+    `Under load: autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, then ${SETTLE_SECONDS} s idle; the service` +
+      ' runs as `npm start` does (`node --expose-gc`), the bare app with plain `node`.',
+    '',
+    '| server | req/s | ÷ bare pass-through | p99 ms | RSS after load MB | RSS settled MB | RSS ÷ bare |',
+    '|---|---|---|---|---|---|---|',
   );
+  for (const { name, figures } of loads) {
+    lines.push(
+      `| ${name} | ${cell(figures.rps, 0)} | ${cell(figures.rps / bare.rps, 2)} | ${cell(figures.p99, 0)} | ` +
+        `${cell(figures.loaded / MiB, 0)} | ${cell(figures.settled / MiB, 0)} | ${cell(figures.loaded / bare.loaded, 2)} |`,
+    );
+  }
+  lines.push('');
   const report = lines.join('\n');
   console.log(report);
   fs.writeFileSync(path.join(__dirname, 'results', 'read-allocation.md'), report);

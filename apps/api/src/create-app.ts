@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@dam/core';
-import { indexRoutes, NegotiatingExpressAdapter, TrustedOrigin } from '@dam/http';
+import { indexRoutes, mountRequestContext, NegotiatingExpressAdapter, TrustedOrigin } from '@dam/http';
 import { loggingParams, nestLoggerOf, pinoLevelOf } from '@dam/observability';
 import { AppModule } from './app.module';
 import { corsOptions, securityHeaders, workerOnlyRoutes } from './http-semantics';
@@ -31,11 +31,13 @@ export async function createApp(
   app.set('etag', false);
   if (config.trustProxy) app.set('trust proxy', true);
   // Before every route (Swagger UI's too): helmet's headers, the trusted origin (a foreign Host is a 400),
-  // and CORS when DAM_CORS_ORIGINS is set.
+  // CORS when DAM_CORS_ORIGINS is set, and the request context.
   app.use(securityHeaders());
   app.use(new TrustedOrigin(config).middleware());
   if (config.role === 'worker') app.use(workerOnlyRoutes());
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
+  // Then every request's context (id, origin, languages, metrics); body parsers: PlatformModule.
+  mountRequestContext(app);
   app.enableShutdownHooks();
   // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory
   // that most processes never need.

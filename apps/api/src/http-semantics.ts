@@ -78,8 +78,13 @@ export const SECURITY_HEADER_OPTIONS = {
  */
 export function securityHeaders(): RequestHandler {
   const headers = headersSetBy(helmet(SECURITY_HEADER_OPTIONS) as RequestHandler);
+  // Two flat lists and an index: a `for (const [name, value] of ...)` here allocated an iterator result
+  // and a destructuring per header, about 2 KB of a GET's 72 (bench/results/read-allocation.md).
+  const names = headers.map(([name]) => name);
+  const values = headers.map(([, value]) => value);
+  const count = names.length;
   return (_request, response, next) => {
-    for (const [name, value] of headers) response.setHeader(name, value);
+    for (let index = 0; index < count; index++) response.setHeader(names[index], values[index]);
     next();
   };
 }

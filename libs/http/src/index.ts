@@ -20,4 +20,5 @@ export * from './dto-fields';
 export { StreamGarbage } from './stream-garbage';
 export * from './body-parser.middleware';
 export * from './request-context.middleware';
+export { mountRequestContext } from './request-middleware';
 export * from './collection-routes';

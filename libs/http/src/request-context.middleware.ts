@@ -3,7 +3,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppConfig, RequestContext, RequestContextData } from '@dam/core';
 import { measureTraffic, Metrics, requestIdOf } from '@dam/observability';
 import { parseAcceptLanguage } from './accept-language';
+import { memoByHeader } from './header-memo';
 import { configuredOrigin, recordedOriginOf } from './trusted-origin';
+
+/** The parsed languages of the `Accept-Language` texts seen first (frozen: every request shares them). */
+const acceptedLanguages = memoByHeader(64, (text) => Object.freeze(parseAcceptLanguage(text)) as string[]);
 
 /**
  * Gives every request its id (`X-Request-Id`), its origin for URL building and its language, starts counting
@@ -26,7 +30,7 @@ export class RequestContextMiddleware implements NestMiddleware {
       requestId,
       // TrustedOrigin's middleware judged the host first (and refused a foreign one).
       origin: recordedOriginOf(request) ?? configuredOrigin(this.config),
-      acceptLanguages: parseAcceptLanguage(request.header('accept-language')),
+      acceptLanguages: acceptedLanguages(request.headers['accept-language']),
       contentLanguage: contentLanguage === '' ? undefined : contentLanguage,
     };
     RequestContext.attach(request, context);

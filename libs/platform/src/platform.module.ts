@@ -31,12 +31,26 @@ export class PlatformModule implements NestModule {
         // Domain events in process (docs/events.md): `asset.created`, and `asset.*` for a whole area.
         EventEmitterModule.forRoot({ wildcard: true, delimiter: '.' }),
       ],
-      providers: [UrlService, RootLinks, Settings, DomainEvents, ReadReplica, RateCounters],
+      // The request context is mounted by createApp (mountRequestContext), as express middleware.
+      providers: [
+        UrlService,
+        RootLinks,
+        Settings,
+        DomainEvents,
+        ReadReplica,
+        RateCounters,
+        RequestContextMiddleware,
+      ],
       exports: [UrlService, RootLinks, Settings, StorageModule, DomainEvents, ReadReplica, RateCounters],
     };
   }
 
+  /**
+   * The body parsers, as Nest middleware so that what they refuse answers through the error filter (a
+   * refusal handed to express's `next(error)` reached Nest's error layer without it: other statuses and
+   * texts). The request context runs before them (createApp).
+   */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestContextMiddleware, BodyParserMiddleware).forRoutes('*path');
+    consumer.apply(BodyParserMiddleware).forRoutes('*path');
   }
 }

@@ -8,6 +8,7 @@ import { AppConfig } from '@dam/core';
 import { PARSED_MEDIA_TYPES, UnsupportedBody } from '../body-parser.middleware';
 import { NotAcceptable, UnsupportedContent } from '@dam/errors';
 import { ETAGGED, reusedJson, tagWhenSent } from '../etag';
+import { memoByHeader } from '../header-memo';
 import { negotiate, Representation } from './negotiation';
 import { XML_BINDING, XmlBinding } from './xml-mapping';
 import { toXml } from './xml-serializer';
@@ -50,6 +51,8 @@ type NegotiatedRequest = Request & { [NEGOTIATED]?: Negotiated };
 export class XmlNegotiationGuard implements CanActivate {
   /** Handler -> what it declares: the metadata never changes, so it is read once per route. */
   private readonly traits = new WeakMap<object, HandlerTraits>();
+  /** The representation each of the first `Accept` texts seen asks for (bounded: memoByHeader). */
+  private readonly negotiated = memoByHeader(64, (accept) => negotiate(accept, this.config.xmlByDefault));
 
   constructor(
     private readonly reflector: Reflector,
@@ -67,7 +70,7 @@ export class XmlNegotiationGuard implements CanActivate {
       );
     }
     if (binding?.kind === 'json-only') return true;
-    const choice = negotiate(request.headers.accept, this.config.xmlByDefault);
+    const choice = this.negotiated(request.headers.accept);
     if (binding !== undefined) {
       varyOnAccept(http.getResponse<Response>());
       if (choice === 'none') throw notAcceptable();
@@ -117,10 +120,14 @@ export class NegotiatingExpressAdapter extends ExpressAdapter {
   }
 }
 
-/** `Vary: Accept`, set outright when no Vary is there yet (express's res.vary parses and merges). */
+/**
+ * `Vary: Accept`, set outright when no Vary is there yet, left as it is when it is that already (the
+ * guard set it; express's res.vary parses and merges).
+ */
 function varyOnAccept(response: Response): void {
-  if (response.getHeader('Vary') === undefined) response.setHeader('Vary', 'Accept');
-  else response.vary('Accept');
+  const vary = response.getHeader('Vary');
+  if (vary === undefined) response.setHeader('Vary', 'Accept');
+  else if (vary !== 'Accept') response.vary('Accept');
 }
 
 function notAcceptable(): NotAcceptable {
