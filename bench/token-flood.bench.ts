@@ -90,7 +90,7 @@ async function loop(until: number, step: () => Promise<number | undefined>): Pro
   return latencies;
 }
 
-/** A JSON object of `keys` keys: 80,000 make 1,040,017 bytes, just within the byte limit. */
+/** A JSON object of `keys` keys: 80,000 make 1,040,016 bytes, just within the byte limit. */
 function manyKeyBody(keys: number): string {
   const parts: string[] = [];
   for (let key = 0; key < keys; key++) parts.push(`"k${key.toString(36).padStart(7, '0')}":1`);
