@@ -37,6 +37,7 @@ const MATRIX_INDEPENDENT = [
   'sqlite-planner-statistics',
   // Bodies bounded before any DTO work, and the Host check before any routing: the HTTP layer's.
   'request-limits',
+  'request-refusals',
   'trusted-origin',
   // The shares' ZIP writer on sources in memory.
   'zip-stream',

@@ -6,7 +6,8 @@
  * - wrong secrets: 16 concurrent loops posting a wrong client secret for the real client id from one
  *   address (X-Forwarded-For, DAM_TRUST_PROXY; the correct grants come from another);
  * - wrong secrets + many-key bodies: the same, and a loop PUTting a 1 MB JSON object of 80k keys to an
- *   asset (refused cheaply only once bounded request parsing is in).
+ *   asset as the signed-in application user, from an address of its own (refused cheaply only once
+ *   bounded request parsing is in; past DAM_BODY_REFUSALS_PER_MINUTE refusals answered 429 unread).
  * Each probe's p95 is set beside its quiet p95; the target is ≤ 2×. The flood's answers are counted by
  * status. The service runs from the build (dist/) in a child process, as in production. With
  * BENCH_BASELINE=<another build's dist/apps/api/src/main.js> (e.g. the commit before a change, built in
@@ -25,6 +26,10 @@ import { createAsset, putContent } from './upload-steps';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const FLOOD_LOOPS = 16;
 const ATTACKER = '203.0.113.66';
+/** The signed-in user's address in the many-key loop (the probes come from 127.0.0.1). */
+const BODY_ATTACKER = '203.0.113.67';
+/** The service's DAM_MAX_JSON_BODY_BYTES default: the many-key body stays within it (its shape is refused). */
+const JSON_BODY_LIMIT = 1024 * 1024;
 const CLIENT_ID = 'bench';
 
 type Probe = 'signed download' | '/health/live' | 'correct grant';
@@ -41,6 +46,8 @@ interface PhaseResult {
   failed: Map<string, number>;
   /** CPU seconds the service used in the phase (load-independent, unlike the latencies). */
   cpu: number;
+  /** Bytes the service read in the phase (/proc rchar: sockets and files, the downloads' 64 KiB included). */
+  read: number;
 }
 
 /** Probes that failed (a wrong status, or a connection reset under a stalled event loop), by probe. */
@@ -59,6 +66,15 @@ async function timed(probe: string, request: () => Promise<Response>, expected: 
   return performance.now() - started;
 }
 
+/** The bytes a process has read (sockets and files), from /proc/<pid>/io; NaN where it cannot be read. */
+function bytesRead(pid: number | undefined): number {
+  try {
+    return Number(/^rchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
 function p95(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN;
@@ -74,11 +90,13 @@ async function loop(until: number, step: () => Promise<number | undefined>): Pro
   return latencies;
 }
 
-/** A JSON object of `keys` keys, about 1 MB. */
+/** A JSON object of `keys` keys: 80,000 make 1,040,016 bytes, just within the byte limit. */
 function manyKeyBody(keys: number): string {
   const parts: string[] = [];
-  for (let key = 0; key < keys; key++) parts.push(`"k${key.toString(36)}":1`);
-  return `{"attributes":{${parts.join(',')}}}`;
+  for (let key = 0; key < keys; key++) parts.push(`"k${key.toString(36).padStart(7, '0')}":1`);
+  const body = `{"attributes":{${parts.join(',')}}}`;
+  if (Buffer.byteLength(body) > JSON_BODY_LIMIT) throw new Error('the many-key body is past the byte limit');
+  return body;
 }
 
 /** One running build under test: where it answers, and what the probes use. */
@@ -135,6 +153,7 @@ function probesOf(target: Target): Record<Probe, () => Promise<number>> {
 async function phase(target: Target, name: Phase): Promise<PhaseResult> {
   const { base } = target;
   const cpuAtStart = (await target.service.cpuSeconds()) ?? NaN;
+  const readAtStart = bytesRead(target.service.pid);
   const until = performance.now() + SECONDS * 1000;
   const flood = new Map<number, number>();
   const count = (status: number) => flood.set(status, (flood.get(status) ?? 0) + 1);
@@ -172,7 +191,11 @@ async function phase(target: Target, name: Phase): Promise<PhaseResult> {
         try {
           const response = await fetch(`${base}${target.asset}`, {
             method: 'PUT',
-            headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+            headers: {
+              authorization: `Bearer ${target.token}`,
+              'content-type': 'application/json',
+              'x-forwarded-for': BODY_ATTACKER,
+            },
             body,
           });
           await response.arrayBuffer();
@@ -206,6 +229,7 @@ async function phase(target: Target, name: Phase): Promise<PhaseResult> {
     flood,
     failed: new Map(failures),
     cpu: ((await target.service.cpuSeconds()) ?? NaN) - cpuAtStart,
+    read: bytesRead(target.service.pid) - readAtStart,
   } as PhaseResult;
   failures.clear();
   names.forEach((probe, index) => {
@@ -277,8 +301,8 @@ function render(
     '',
     '| phase | build | ' +
       probes.map((probe) => `${probe} p95 ms (× quiet)`).join(' | ') +
-      ' | flood answers | service CPU s | failed probes |',
-    '|---|---|' + probes.map(() => '---|').join('') + '---|---|---|',
+      ' | flood answers | service CPU s | service MB read | failed probes |',
+    '|---|---|' + probes.map(() => '---|').join('') + '---|---|---|---|',
   ];
   for (const result of results) {
     const quiet = quietOf(result.build);
@@ -289,13 +313,16 @@ function render(
     const flood = [...result.flood].map(([status, count]) => `${count}× ${status}`).join(', ') || '-';
     const failed = [...result.failed].map(([probe, count]) => `${count} ${probe}`).join(', ') || 'none';
     lines.push(
-      `| ${result.phase} | ${result.build} | ${cells.join(' | ')} | ${flood} | ${result.cpu.toFixed(1)} | ${failed} |`,
+      `| ${result.phase} | ${result.build} | ${cells.join(' | ')} | ${flood} | ${result.cpu.toFixed(1)} | ${(result.read / 1e6).toFixed(1)} | ${failed} |`,
     );
   }
   lines.push(
     '',
     'Target: each p95 ≤ 2× its quiet figure. Status 0: the connection was closed before an answer. The wrong secrets come from one address: after',
     'DAM_LOGIN_MAX_FAILURES failures that pair is locked and answered 429 on a read, before any hash.',
+    `The many-key bodies (${Buffer.byteLength(body)} bytes, 80,000 keys, within the 1 MiB byte limit) are PUT by the`,
+    'signed-in application user from an address of its own; each refused one (413) closes its connection, and past',
+    'DAM_BODY_REFUSALS_PER_MINUTE (60) refusals of the address or token a body is answered 429, a second late, unread.',
     '',
   );
   return lines.join('\n');

@@ -2,8 +2,10 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import * as express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppConfig } from '@dam/core';
+import { TooManyRequests } from '@dam/errors';
 import { BodyLimits, checkJsonShape, checkXmlShape } from './body-limits';
-import { isStreamedJson, readJsonBody } from './json-body';
+import { BodyRefusals } from './body-refusals';
+import { isStreamedJson, readJsonBody, tooLarge } from './json-body';
 
 /**
  * A request body none of the parsers reads (`text/csv`, a body without a content type, ...). A handler that
@@ -35,7 +37,11 @@ interface BodyRules {
  * answers 413 in time linear in what was read and never reaches the DTO pipes. JSON in UTF-8 or UTF-16
  * is measured chunk by chunk as it arrives (json-body.ts): refused at its first excess, its remaining
  * bytes dropped unread by any parser; forms, XML and JSON in other charsets are measured in one pass
- * over the whole text before they are parsed (body-limits.ts). Runs as Nest middleware (not express's)
+ * over the whole text before they are parsed (body-limits.ts). A declared `Content-Length` past the byte
+ * limit is refused from the header alone, whatever the media type. A refused body's answer closes the
+ * connection (`Connection: close`): its rest is never read, only what arrives while the answer goes out.
+ * Refusals are counted per address and token (BodyRefusals, DAM_BODY_REFUSALS_PER_MINUTE): past the
+ * budget a body is answered 429, a second late, before any byte of it is read. Runs as Nest middleware (not express's)
  * so that parse errors and 413s go through the one error filter. Binary bodies are never parsed here:
  * upload routes stream `request` themselves.
  */
@@ -43,8 +49,10 @@ interface BodyRules {
 export class BodyParserMiddleware implements NestMiddleware {
   private readonly rules: BodyRules;
   private readonly tokenRules: BodyRules;
+  private readonly refusals: BodyRefusals;
 
   constructor(config: AppConfig) {
+    this.refusals = new BodyRefusals(config.bodyRefusalsPerMinute);
     const bytes = config.maxJsonBodyBytes;
     const tokenBytes = Math.min(bytes, TOKEN_BODY_MAX_BYTES);
     this.rules = { bytes, limits: config.bodyLimits, parsers: parsersFor(bytes, config.bodyLimits) };
@@ -63,9 +71,26 @@ export class BodyParserMiddleware implements NestMiddleware {
       return;
     }
     const rules = request.originalUrl.startsWith('/oauth/') ? this.tokenRules : this.rules;
+    try {
+      await this.refusals.check(request);
+      await this.parse(request, response, rules);
+    } catch (error) {
+      if (!request.complete) {
+        // Answer, then close: the rest of the body is never read (nor left to block the connection).
+        response.setHeader('Connection', 'close');
+        request.resume();
+      }
+      if (!(error instanceof TooManyRequests)) this.refusals.record(request);
+      throw error;
+    }
+    next();
+  }
+
+  private async parse(request: Request, response: Response, rules: BodyRules): Promise<void> {
+    const identity = (request.headers['content-encoding'] ?? 'identity').toLowerCase() === 'identity';
+    if (identity && Number(request.headers['content-length']) > rules.bytes) throw tooLarge(rules.bytes);
     if (request.is(JSON_TYPES) && isStreamedJson(request)) {
       (request as { body?: unknown }).body = await readJsonBody(request, rules.bytes, rules.limits);
-      next();
       return;
     }
     for (const parser of rules.parsers) {
@@ -77,7 +102,6 @@ export class BodyParserMiddleware implements NestMiddleware {
       const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
       (request as { body?: unknown }).body = new UnsupportedBody(mediaType || undefined);
     }
-    next();
   }
 }
 

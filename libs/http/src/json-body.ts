@@ -11,7 +11,7 @@ function bodyError(type: string, message: string, extra: Record<string, unknown>
   return Object.assign(new Error(message), { type, expose: true }, extra);
 }
 
-function tooLarge(limit: number): Error {
+export function tooLarge(limit: number): Error {
   return bodyError('entity.too.large', 'request entity too large', { status: 413, limit });
 }
 
@@ -34,8 +34,9 @@ export function isStreamedJson(request: IncomingMessage): boolean {
  * as express.json does (empty is `{}`, the text must start with `{` or `[`, a BOM is dropped; gzip,
  * deflate, br and zstd are inflated), but measuring each chunk as it arrives: a declared length over the
  * limit is refused before any byte is read, a body past a byte or shape limit at its first excess. The
- * refusal is answered at once; what the client still sends is read off and dropped (never kept,
- * decoded or parsed), so the connection stays usable.
+ * refusal is answered at once; what the client sends while the answer goes out is read off and dropped
+ * (never kept, decoded or parsed), and the connection is closed once answered (BodyParserMiddleware sets
+ * `Connection: close`), so the rest of a refused body is never read.
  */
 export function readJsonBody(request: IncomingMessage, limit: number, limits: BodyLimits): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -117,7 +118,8 @@ export function readJsonBody(request: IncomingMessage, limit: number, limits: Bo
         inflating.on('error', () => undefined);
         inflating.destroy();
       }
-      // Read off (and drop) what is still coming, so the answer can be read and the connection reused.
+      // Read off (and drop) what comes while the answer goes out: a client still writing its body then
+      // reads the answer rather than a reset. The connection closes once answered (Connection: close).
       request.resume();
       reject(error);
     }

@@ -163,6 +163,7 @@ describe('AppConfig.fromEnv', () => {
       ['DAM_BODY_MAX_KEYS', { DAM_BODY_MAX_KEYS: '0' }],
       ['DAM_BODY_MAX_ARRAY_ITEMS', { DAM_BODY_MAX_ARRAY_ITEMS: '2.5' }],
       ['DAM_TOKEN_BODY_MAX_KEYS', { DAM_TOKEN_BODY_MAX_KEYS: '2' }],
+      ['DAM_BODY_REFUSALS_PER_MINUTE', { DAM_BODY_REFUSALS_PER_MINUTE: '-1' }],
       ['DAM_MAX_UPLOAD_BYTES', { DAM_MAX_UPLOAD_BYTES: '0' }],
       ['DAM_DUPLICATE_UPLOADS', { DAM_DUPLICATE_UPLOADS: 'skip' }],
     ])('%s (%j)', (variable, env) => {

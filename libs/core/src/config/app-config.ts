@@ -77,6 +77,8 @@ export class AppConfig {
   bodyLimits: BodyLimits;
   /** The same for `/oauth/` bodies: DAM_TOKEN_BODY_MAX_KEYS bounds keys, items and form parameters. */
   tokenBodyLimits: BodyLimits;
+  /** DAM_BODY_REFUSALS_PER_MINUTE: refused bodies per address and per token a minute, then 429 unread (0: off). */
+  bodyRefusalsPerMinute: number;
   maxChunkBytes: number;
   /** DAM_MAX_UPLOAD_BYTES: the largest file one upload may store (content PUT, a temp file, a tus upload). */
   maxUploadBytes: number;
@@ -233,6 +235,7 @@ export class AppConfig {
       keys: tokenKeys,
       arrayItems: tokenKeys,
     };
+    config.bodyRefusalsPerMinute = read.integer('DAM_BODY_REFUSALS_PER_MINUTE', 60, 0);
     config.maxChunkBytes = read.integer('DAM_MAX_CHUNK_BYTES', 256 * 1024 * 1024, 1);
     // 50 GiB: a long 4K video master fits; one request can no longer claim the whole disk.
     config.maxUploadBytes = read.integer('DAM_MAX_UPLOAD_BYTES', 50 * 1024 ** 3, 1);
