@@ -17,6 +17,8 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
   const walk = pageWalker(() => t);
   const ids: Record<string, number> = {};
   const WORDS = ['logo', 'brand', 'red', 'fresh'];
+  // Each check walks every page of each word for four searchers: minutes on a loaded machine.
+  jest.setTimeout(300_000);
 
   /** For each word and searcher: X-Total-Count, the facets' total and their access levels, against a walk. */
   async function expectWordTotalsExact(): Promise<void> {
@@ -26,7 +28,11 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
         for (const query of [`keywords=${word}`, `keywords=${word}&unsubmitted=true`]) {
           // Brute force: the word OR a word no asset has, which no word path answers (no tallies, no walk
           // of the word's token rows); the word's own pages must list the same assets.
-          const brute = await idsOf(query.replace(`keywords=${word}`, `keywords=${word}+OR+zzqqnone`), token);
+          const brute = await idsOf(
+            query.replace(`keywords=${word}`, `keywords=${word}+OR+zzqqnone`),
+            token,
+            100,
+          );
           const walked = brute.length;
           await expectSamePages(query, token, brute);
           const counted = await api.get(`/rest/asset-search?${query}`, token).expect(200);
@@ -48,10 +54,10 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
     }
   }
 
-  /** Every id a search lists, through every page by `rel="next"` (pages of 2, no count). */
-  async function idsOf(query: string, token: string): Promise<number[]> {
+  /** Every id a search lists, through every page by `rel="next"` (pages of 2 by default, no count). */
+  async function idsOf(query: string, token: string, pageSize = 2): Promise<number[]> {
     const ids: number[] = [];
-    let next: string | undefined = `/rest/asset-search?${query}&count=false&pageSize=2`;
+    let next: string | undefined = `/rest/asset-search?${query}&count=false&pageSize=${pageSize}`;
     while (next !== undefined) {
       const page: { headers: Record<string, unknown>; body: unknown } = await api
         .get(next.replace(/^https?:\/\/[^/]+/, ''), token)
