@@ -193,6 +193,9 @@ export async function seed(
   log: (line: string) => void,
 ): Promise<void> {
   await connection.query('SET foreign_key_checks = 0, unique_checks = 0');
+  // A loaded machine (or a `nice`d seed) may leave the stream silent longer than the server's 30 s
+  // `net_read_timeout`, which then drops the connection mid-LOAD DATA (ECONNRESET).
+  await connection.query('SET SESSION net_read_timeout = 3600, net_write_timeout = 3600');
   const tables = [
     'assets',
     'asset_access_levels',

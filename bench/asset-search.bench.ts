@@ -168,7 +168,7 @@ export async function measure(
   ];
   const dateAdded = await systemAttributeId(app, 'dateAdded');
   const broad = `descriptiveCategoryForm.categoryIds=${plan.categoryIds[0]}&includeImplicitCategoryMembers=true`;
-  if (!process.argv.includes('--before')) {
+  if (!process.argv.includes('--before') && !process.argv.includes('--words')) {
     scenarios.push(
       ['sorted by date added, newest first', `sortAttributeId=${dateAdded}&sortDescending=true`],
       ['keyword search sorted by date added', `keywords=${keyword}&sortAttributeId=${dateAdded}`],

@@ -19,6 +19,21 @@ export interface CompiledFilter {
   everyAsset?: boolean;
   /** About what share of the library the filter's visibility keeps (from the tallies); 1 when unknown. */
   visibleShare?: number;
+  /** The filter is one word (`singleWord`): its pages may walk the word's token rows (word-walk.ts). */
+  word?: WordFilter;
+}
+
+/**
+ * A filter of one word apart (word-walk.ts): the word and the SQL of its parameters (`tokenParam`,
+ * `attributesParam`: the searched attributes), and the filter's other conditions on `a`, all parameters
+ * in `params`.
+ */
+export interface WordFilter {
+  token: string;
+  tokenParam: string;
+  attributesParam: string;
+  others: string[];
+  params: Record<string, unknown>;
 }
 
 /** The filter compiled (filterConditions says what the optional arguments do). */

@@ -7,6 +7,7 @@ import { AssetCountRepository } from './asset-count.repository';
 import { idsOf, QuerySources } from './query-sources';
 import { KeyedRow, keyedRows, pageQuery, ResolvedSort, toKeyedRows } from './page.sql';
 import { SortWalkRepository, WalkedSlice } from './sort-walk.repository';
+import { wordWalkQuery } from './word-walk';
 
 /** One page of ids in a sort's order, with the total: a search's page (keyset or offset), or any page. */
 @Injectable()
@@ -23,7 +24,8 @@ export class AssetPageRepository {
    * the "after this row" condition on the sort key, so a deep page reads what the first does. The count
    * runs beside the page unless `count` is false, or in the page's own statement when that sorts every
    * match. A sort by value on MySQL may walk a sort copy instead (SortWalkRepository). `counted` is the
-   * same filter compiled for counting (visibility materialised when nothing narrows).
+   * same filter compiled for counting (visibility materialised when nothing narrows). `known`: the total
+   * counted elsewhere (one word: its tallies), for a walk that needs it to choose.
    */
   async searchPage(
     search: CompiledFilter,
@@ -33,6 +35,7 @@ export class AssetPageRepository {
     limit: number,
     count: boolean,
     counted: CompiledFilter = search,
+    known?: Promise<number>,
   ): Promise<AssetSearchPage> {
     const slice: WalkedSlice = {
       descending,
@@ -40,7 +43,7 @@ export class AssetPageRepository {
       limit,
       after: 'after' in start ? start.after : undefined,
     };
-    const walked = await this.walks.searchPage(search, sort, slice, count, counted);
+    const walked = await this.walks.searchPage(search, sort, slice, count, counted, known);
     const { total, rows } =
       walked.rows === undefined
         ? await this.generalPage(search, sort, slice, count ? counted : undefined, walked.total)
@@ -69,6 +72,14 @@ export class AssetPageRepository {
     total: number | undefined,
   ): Promise<{ total?: number; rows: KeyedRow[] }> {
     const reader = this.sources.reader;
+    if (search.word !== undefined && sort.kind === 'id') {
+      // One word in id order: along the word's token rows, stopping after the page (word-walk.ts).
+      const walk = wordWalkQuery(reader, search.word, descending, offset, limit + 1, after);
+      const counting =
+        counted !== undefined && total === undefined ? this.counts.count(counted, reader) : total;
+      const [wordTotal, rows] = await Promise.all([counting, keyedRows(walk)]);
+      return { total: wordTotal, rows };
+    }
     const mysql = this.sources.mysql;
     const query = pageQuery(reader, search, sort, descending, offset, limit + 1, after);
     const toCount = total === undefined ? counted : undefined;

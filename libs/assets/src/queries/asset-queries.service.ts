@@ -25,6 +25,7 @@ import {
   TalliedAssetFacet,
   TalliedCounts,
 } from './tallied-counts.service';
+import { compileWord } from './word-walk';
 
 /**
  * What other areas may ask about assets (search, publishing, lightboxes, checkout, counts), over the
@@ -75,29 +76,32 @@ export class AssetQueries {
     // (the whole library, or its assets in some categories or levels).
     const everyAsset = onlyVisibility(filter);
     const tallied = count && isTalliedScope(filter);
-    // One word: its total from the word tallies.
-    const word = count ? singleWord(filter) : undefined;
+    // One word: its pages walk its token rows, its total from the word tallies.
+    const single = singleWord(filter);
+    const word = count ? single : undefined;
     const [plan, tallies] = await Promise.all([
       this.keywords.plan(filter),
       this.tallied.talliesFor(filter, tallied),
     ]);
     const sets = this.tallied.levelSetsOf(filter, tallies);
     const visibleShare = tallies === undefined ? undefined : shareSeenBy(filter.visibleTo, tallies);
+    const wordFilter = single === undefined ? undefined : compileWord(filter, single, sets);
+    const wordTotal =
+      word === undefined
+        ? undefined
+        : this.tallied.wordTallies(word).then((rows) => this.tallied.wordTotal(filter, rows));
     const [page, total] = await Promise.all([
       this.pages.searchPage(
-        { ...compileFilter(filter, true, plan, sets), everyAsset, visibleShare },
+        { ...compileFilter(filter, true, plan, sets), everyAsset, visibleShare, word: wordFilter },
         await this.resolve(sort),
         descending,
         start,
         limit,
         count && !tallied && word === undefined,
         compileFilter(filter, undefined, plan, sets),
+        wordTotal,
       ),
-      tallied
-        ? this.tallied.total(filter, tallies ?? [], sets)
-        : word === undefined
-          ? undefined
-          : this.tallied.wordTallies(word).then((rows) => this.tallied.wordTotal(filter, rows)),
+      tallied ? this.tallied.total(filter, tallies ?? [], sets) : wordTotal,
     ]);
     return total === undefined ? page : { ...page, total };
   }

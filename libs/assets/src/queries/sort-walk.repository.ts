@@ -6,6 +6,7 @@ import { AssetCountRepository } from './asset-count.repository';
 import { KeyedRow, keyedRows, pageQuery, ResolvedSort, sortWalkQuery } from './page.sql';
 import { assetsWhere, Id, idsOf, MAX_LISTED_IDS, maxAssetId, QuerySources } from './query-sources';
 import { TEXT_WALK_SHARE_OF_ESTIMATE, walkMayPay, walkPays } from './sort-walk';
+import { probedWord } from './word-walk';
 
 /** A search page's slice to walk: the page's rows from `offset`, or after `after`. */
 export interface WalkedSlice {
@@ -35,6 +36,7 @@ export class SortWalkRepository {
    * - A number walks `asset_sort_numbers` and stops after the page (without a count, a bounded stretch).
    * - A text (offset pages) walks `asset_sort_texts` for the candidates of the page (textWalkCandidates)
    *   and sorts the page among them by the values themselves.
+   * `known`: the total when counted elsewhere (one word, from its tallies): no estimate, no count here.
    */
   async searchPage(
     search: CompiledFilter,
@@ -42,15 +44,23 @@ export class SortWalkRepository {
     slice: WalkedSlice,
     count: boolean,
     counted: CompiledFilter,
+    known?: Promise<number>,
   ): Promise<{ total?: number; rows?: KeyedRow[] }> {
     if (sort.kind !== 'value' || !this.sources.mysql) return {};
     const reader = this.sources.reader;
     const { descending, offset, limit, after } = slice;
+    // One word: its total is known (the word tallies), and the walk probes the word per asset it meets.
+    const walked = search.word === undefined ? search : probedWord(search.word);
+    const counting = count || known !== undefined;
+    const total = (): Promise<number> => known ?? this.counts.count(counted, reader);
+    const mayPay = async (wanted: number, assets: number, share?: number): Promise<boolean> =>
+      known !== undefined ||
+      walkMayPay(wanted, assets, await this.estimatedMatches(search, reader), search.visibleShare, share);
     if (sort.numeric) {
       if (after?.key === null) return {};
       const walk = async (bounded: boolean): Promise<KeyedRow[]> =>
         keyedRows(
-          sortWalkQuery(reader, search, {
+          sortWalkQuery(reader, walked, {
             attributeId: sort.attributeId,
             descending,
             offset,
@@ -60,33 +70,31 @@ export class SortWalkRepository {
           }),
         );
       const assets = await maxAssetId(reader);
-      if (!count) {
-        const walked = await walk(true);
-        return walked.length === limit + 1 ? { rows: walked } : {};
+      if (!counting) {
+        const rows = await walk(true);
+        return rows.length === limit + 1 ? { rows } : {};
       }
-      const estimate = await this.estimatedMatches(search, reader);
-      if (!walkMayPay(offset + limit, assets, estimate, search.visibleShare)) return {};
-      const total = await this.counts.count(counted, reader);
-      if (offset >= total) return { total, rows: [] };
-      if (!walkPays(offset + limit, assets, total)) return { total };
-      const walked = await walk(false);
-      const filled = walked.length === limit + 1 || offset + walked.length >= total;
-      return filled ? { total, rows: walked } : { total };
+      if (!(await mayPay(offset + limit, assets))) return {};
+      const matches = await total();
+      if (offset >= matches) return { total: matches, rows: [] };
+      if (!walkPays(offset + limit, assets, matches)) return { total: matches };
+      const rows = await walk(false);
+      const filled = rows.length === limit + 1 || offset + rows.length >= matches;
+      return filled ? { total: matches, rows } : { total: matches };
     }
-    if (after !== undefined || !count) return {};
+    if (after !== undefined || !counting) return {};
     const assets = await maxAssetId(reader);
     const wanted = offset + limit + 1;
-    const estimate = await this.estimatedMatches(search, reader);
-    if (!walkMayPay(wanted, assets, estimate, search.visibleShare, TEXT_WALK_SHARE_OF_ESTIMATE)) return {};
-    const total = await this.counts.count(counted, reader);
-    if (offset >= total) return { total, rows: [] };
-    if (!walkPays(wanted, assets, total)) return { total };
-    const candidates = await this.textWalkCandidates(search, sort.attributeId, descending, wanted, reader);
+    if (!(await mayPay(wanted, assets, TEXT_WALK_SHARE_OF_ESTIMATE))) return {};
+    const matches = await total();
+    if (offset >= matches) return { total: matches, rows: [] };
+    if (!walkPays(wanted, assets, matches)) return { total: matches };
+    const candidates = await this.textWalkCandidates(walked, sort.attributeId, descending, wanted, reader);
     // Fewer than wanted and fewer than every match: some matches have no value (they come last).
-    if (candidates === undefined || candidates.length < Math.min(wanted, total)) return { total };
-    const among = { ...search, where: [...search.where, `a.id IN (${candidates.join(', ')})`] };
+    if (candidates === undefined || candidates.length < Math.min(wanted, matches)) return { total: matches };
+    const among = { ...walked, where: [...walked.where, `a.id IN (${candidates.join(', ')})`] };
     const rows = await keyedRows(pageQuery(reader, among, sort, descending, offset, limit + 1));
-    return { total, rows };
+    return { total: matches, rows };
   }
 
   /**
