@@ -1,10 +1,12 @@
 import { DomainEvents } from '@dam/events';
 import { InvalidInput } from '@dam/errors';
 import { randomBytes } from 'node:crypto';
+import { runCli } from '../apps/cli/src/cli';
 import { accessLevelRequests } from './helpers/access-level-requests';
 import { grant, insertAccessLevel } from './helpers/asset-permission-fixtures';
 import { bearerRequests, pathOf } from './helpers/bearer-requests';
 import { contentRequests } from './helpers/content-fixtures';
+import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { postForm } from './helpers/oauth-form';
 import { TestApp, TestUser } from './helpers/test-app';
 
@@ -22,6 +24,7 @@ interface Entry {
  */
 describe('audit log: every audited action', () => {
   let t: TestApp;
+  let database: TestDatabase;
   let level: number;
   let editor: TestUser;
   let adminUrl: string;
@@ -33,7 +36,8 @@ describe('audit log: every audited action', () => {
   let refuseGroupUpdates = false;
 
   beforeAll(async () => {
-    t = await TestApp.start({ env: { DAM_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+    database = await createTestDatabase(MATRIX, { migrated: true });
+    t = await TestApp.start({ database, env: { DAM_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
     level = await insertAccessLevel(t);
     editor = await t.createUser();
     await grant(t, editor.id, [level], ['view', 'download', 'edit']);
@@ -45,7 +49,10 @@ describe('audit log: every audited action', () => {
         throw new InvalidInput('refused halfway');
     });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
 
   /** The entries of `action` on `target`, newest first. */
   const entries = async (action: string, target?: string | null): Promise<Entry[]> => {
@@ -204,6 +211,47 @@ describe('audit log: every audited action', () => {
     ]);
     await remove(pathOf(hook), t.adminToken).expect(204);
     await only('webhook.deleted', hook);
+  });
+
+  it("records the CLI's OAuth client changes: no actor, the client's user as target, never the secret", async () => {
+    const env: Record<string, string> = {
+      DAM_DATA_DIR: database.dataDir,
+      DAM_CLIENT_ID: t.clientId,
+      DAM_CLIENT_SECRET: t.clientSecret,
+    };
+    if (database.databaseUrl !== undefined) env.DATABASE_URL = database.databaseUrl;
+    const cli = async (argv: string[]): Promise<string[]> => {
+      const stdout: string[] = [];
+      expect(await runCli(argv, { env, stdout: (line) => stdout.push(line), stderr: () => undefined })).toBe(
+        0,
+      );
+      return stdout;
+    };
+    const created = JSON.parse(
+      (await cli(['clients:create', '--user', editor.username, '--name', 'ci', '--json'])).join('\n'),
+    ) as Record<string, string>;
+    const id = created.client_id;
+    const rotated = (await cli(['clients:rotate-secret', id]))[1].replace(/^client_secret=/, '');
+    secrets.push(created.client_secret, rotated);
+    const ofClient = async (action: string) =>
+      (await entries(action, editor.url)).filter((entry) => entry.changes?.clientId?.after === id);
+
+    expect(await ofClient('client.created')).toEqual([
+      expect.objectContaining({
+        actor: null,
+        changes: {
+          clientId: { before: null, after: id },
+          name: { before: null, after: 'ci' },
+          secret: { before: null, after: null },
+        },
+      }),
+    ]);
+    expect(await ofClient('client.secret-rotated')).toEqual([
+      expect.objectContaining({
+        actor: null,
+        changes: { clientId: { before: id, after: id }, secret: { before: null, after: null } },
+      }),
+    ]);
   });
 
   it('writes no entry for a change that rolled back: a 4xx inside the transaction', async () => {

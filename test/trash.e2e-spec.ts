@@ -89,6 +89,13 @@ describe('trash', () => {
     return (await get('/rest/admin/trash', t.adminToken).expect(200)).body as TrashedItem[];
   }
 
+  /** X-Total-Count of the list is the number of rows in the trash (the tally follows every change). */
+  async function expectTotalIsTheTrash(): Promise<void> {
+    const page = await get('/rest/admin/trash?pageSize=1', t.adminToken).expect(200);
+    const [{ n }] = (await db.query('SELECT COUNT(*) AS n FROM trashed_assets')) as Array<{ n: unknown }>;
+    expect(Number(page.headers['x-total-count'])).toBe(Number(n));
+  }
+
   async function searchTotal(title: string, token: string): Promise<number> {
     const response = await get(`/rest/asset-search?keywords=${title}`, token).expect(200);
     expect(response.body).toHaveLength(Number(response.headers['x-total-count']));
@@ -182,12 +189,14 @@ describe('trash', () => {
     const expired = await richAsset(`expired${randomBytes(3).toString('hex')}`);
     const kept = await richAsset(`kept${randomBytes(3).toString('hex')}`);
     for (const { asset } of [purged, expired, kept]) await remove(asset, t.adminToken).expect(204);
+    await expectTotalIsTheTrash();
     const idOf = async (asset: string) =>
       (await trashed()).find((entry) => entry.asset === `${t.baseUrl}${asset}`)?.id as number;
 
     await remove(`/rest/admin/trash/${await idOf(purged.asset)}`, t.adminToken).expect(204);
     expect(events).toContain('asset.purged');
     expect(await storedKeys(t, `assets/${purged.id}/`)).toEqual([]);
+    await expectTotalIsTheTrash();
 
     const keptId = await idOf(kept.asset);
     const expiredId = await idOf(expired.asset);
@@ -198,10 +207,12 @@ describe('trash', () => {
       .where('id IN (:...ids)', { ids: [keptId, expiredId] })
       .execute();
     await post(`/rest/admin/trash/${keptId}/restore`, t.adminToken, {}).expect(200);
+    await expectTotalIsTheTrash();
     const dry = await run('purge-trash', true);
     expect(dry.details).toEqual([`would remove trashed asset ${expiredId}`]);
     const summary = await run('purge-trash');
     expect(summary.changed).toBe(1);
+    await expectTotalIsTheTrash();
     expect(await storedKeys(t, `assets/${expired.id}/`)).toEqual([]);
     expect(await db.query('SELECT id FROM trashed_assets WHERE id = ?', [expiredId])).toEqual([]);
     expect(await download(kept.asset, viewer.token)).toBe(kept.digest);

@@ -44,6 +44,8 @@ export const AUDITED_EVENTS: Readonly<Record<string, Audited>> = {
   'asset.checked-in': ASSET,
   'asset.downloaded': ASSET,
   'login.failed': USER,
+  'client.created': USER,
+  'client.secret-rotated': USER,
   'user.created': USER,
   'user.updated': USER,
   'user.deleted': USER,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { datetimeParameter } from '@dam/core';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEntryEntity } from './entities/audit-entry.entity';
 
@@ -18,14 +19,47 @@ export interface AuditFilter {
   before?: number;
 }
 
+/** The columns an entry is written with, in the order of `insert`'s values. */
+const INSERTED = [
+  'at',
+  'actor_user_id',
+  'client_id',
+  'request_id',
+  'action',
+  'target_type',
+  'target_id',
+  'changes',
+] as const;
+
 /** `audit_entries`. */
 @Injectable()
 export class AuditRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** In the caller's transaction (the change's). */
+  /**
+   * In the caller's transaction (the change's): one INSERT whose text depends only on the number of
+   * entries, every value a parameter, so the driver reuses its prepared statement. (The entity
+   * repository's insert writes numbers such as the target id into the SQL text on SQLite: a statement
+   * prepared anew for every asset, and the query builder's work, 1.2-3 ms of a PUT's transaction.)
+   */
   async insert(manager: EntityManager, entries: NewAuditEntry[]): Promise<void> {
-    if (entries.length > 0) await manager.getRepository(AuditEntryEntity).insert(entries);
+    if (entries.length === 0) return;
+    const type = manager.connection.options.type;
+    const values = entries.flatMap((entry) => [
+      datetimeParameter(entry.at, type),
+      entry.actorUserId,
+      entry.clientId,
+      entry.requestId,
+      entry.action,
+      entry.targetType,
+      entry.targetId,
+      entry.changes,
+    ]);
+    const row = `(${INSERTED.map(() => '?').join(', ')})`;
+    await manager.query(
+      `INSERT INTO audit_entries (${INSERTED.join(', ')}) VALUES ${entries.map(() => row).join(', ')}`,
+      values,
+    );
   }
 
   /** Newest first (by id), at most `limit`. */

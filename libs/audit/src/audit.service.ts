@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
 import { AssetReader } from '@dam/assets';
-import { RequestContext } from '@dam/core';
 import { InvalidInput } from '@dam/errors';
-import { DomainEvent } from '@dam/events';
 import { parsePositiveId, UrlService } from '@dam/http';
-import { EntityManager } from 'typeorm';
-import { auditedEvent } from './audit-actions';
-import { AuditEntry, AuditFilter, AuditRepository, NewAuditEntry } from './audit.repository';
+import { AuditEntry, AuditFilter, AuditRepository } from './audit.repository';
 
 /** The query of the audit lists (all optional). */
 export interface AuditQuery {
@@ -30,9 +26,8 @@ const DEFAULT_PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
 
 /**
- * The audit log (DESIGN §12 "Audit"): an entry per audited domain event, written by DomainEvents'
- * recorder in the transaction of the change (a change rolled back leaves none), with the request's id and
- * OAuth client; read newest first with a cursor.
+ * The audit log as read (DESIGN §12 "Audit"): newest first with a cursor. Its entries are written by
+ * AuditRecorder (audit-recorder.ts) in the transaction of each change.
  */
 @Injectable()
 export class AuditService {
@@ -41,24 +36,6 @@ export class AuditService {
     private readonly reader: AssetReader,
     private readonly urls: UrlService,
   ) {}
-
-  /** The recorder: the entries of the audited ones among `events`, in the change's transaction. */
-  async record(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
-    const context = RequestContext.current();
-    const rows: NewAuditEntry[] = [];
-    for (const event of events) {
-      const audited = auditedEvent(event);
-      if (audited === undefined) continue;
-      rows.push({
-        ...audited,
-        at: event.occurredAt,
-        clientId: context?.clientId ?? null,
-        requestId: context?.requestId ?? null,
-        changes: event.changes === undefined ? null : JSON.stringify(event.changes),
-      });
-    }
-    await this.entries.insert(manager, rows);
-  }
 
   /** `GET /rest/admin/audit` (admins). */
   async list(actor: ActorUser, query: AuditQuery): Promise<AuditPage> {

@@ -15,3 +15,11 @@ export function dateOfDatetime(value: Date | string): Date {
 export function wholeSeconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
+
+/**
+ * A DATETIME as a positional parameter of raw SQL, written as TypeORM writes it: mysql2 takes the Date
+ * (timezone Z), better-sqlite3 the UTC text `YYYY-MM-DD HH:MM:SS.mmm`.
+ */
+export function datetimeParameter(date: Date, databaseType: string): Date | string {
+  return databaseType === 'mysql' ? date : date.toISOString().replace('T', ' ').replace('Z', '');
+}

@@ -31,6 +31,7 @@ import { AuditTargetOptional1732352400000 } from './1732352400000-audit-target-o
 import { Shares1732356000000 } from './1732356000000-shares';
 import { RenditionTasks1732359600000 } from './1732359600000-rendition-tasks';
 import { AssetWordTallies1732363200000 } from './1732363200000-asset-word-tallies';
+import { TrashTally1732381200000 } from './1732381200000-trash-tally';
 import { LightboxAddedMilliseconds1732388400000 } from './1732388400000-lightbox-added-milliseconds';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
@@ -68,5 +69,6 @@ export const MIGRATIONS = [
   Shares1732356000000,
   RenditionTasks1732359600000,
   AssetWordTallies1732363200000,
+  TrashTally1732381200000,
   LightboxAddedMilliseconds1732388400000,
 ];

@@ -2,9 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { isUniqueViolation } from '@dam/database';
 import { StateConflict } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { UrlService } from '@dam/http';
 import { randomBytes } from 'node:crypto';
 import { Repository } from 'typeorm';
 import { PasswordHasher } from '../users/password-hasher';
+import { clientEvent, ClientCreated, ClientSecretRotated } from './client-events';
 import { OAuthClientEntity } from './entities/oauth-client.entity';
 
 export interface ClientCredentials {
@@ -12,12 +15,18 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
-/** OAuth clients: each acts, under client_credentials, as one user. Secrets are stored hashed. */
+/**
+ * OAuth clients: each acts, under client_credentials, as one user. Secrets are stored hashed. A creation
+ * or a new secret writes its event (`client.created`, `client.secret-rotated`: an audit entry, never
+ * the secret) in the transaction of the write.
+ */
 @Injectable()
 export class OAuthClientsService {
   constructor(
     @InjectRepository(OAuthClientEntity) private readonly clients: Repository<OAuthClientEntity>,
     private readonly hasher: PasswordHasher,
+    private readonly events: DomainEvents,
+    private readonly urls: UrlService,
   ) {}
 
   /** `client` (found by its id) when `secret` is its secret; undefined otherwise, unknown clients too. */
@@ -51,7 +60,12 @@ export class OAuthClientsService {
       createdAt: new Date(),
     });
     try {
-      return { client: await this.clients.save(client), secret };
+      const saved = await this.clients.manager.transaction(async (manager) => {
+        const row = await manager.getRepository(OAuthClientEntity).save(client);
+        await this.events.record(manager, clientEvent(this.urls, ClientCreated, row));
+        return row;
+      });
+      return { client: saved, secret };
     } catch (error) {
       if (isUniqueViolation(error)) throw new StateConflict(`a client with id ${clientId} already exists`);
       throw error;
@@ -60,7 +74,10 @@ export class OAuthClientsService {
 
   async replaceSecret(client: OAuthClientEntity, secret: string): Promise<void> {
     client.secretHash = await this.hasher.hash(secret);
-    await this.clients.save(client);
+    await this.clients.manager.transaction(async (manager) => {
+      await manager.getRepository(OAuthClientEntity).save(client);
+      await this.events.record(manager, clientEvent(this.urls, ClientSecretRotated, client));
+    });
   }
 
   count(): Promise<number> {

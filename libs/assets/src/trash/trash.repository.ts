@@ -31,6 +31,7 @@ export class TrashRepository {
     const saved = await manager
       .getRepository(TrashedAssetEntity)
       .save(Object.assign(new TrashedAssetEntity(), { ...row, snapshot: JSON.stringify(snapshot) }));
+    await this.count(manager, +1);
     const keys = [...new Set(objectKeys)];
     for (let start = 0; start < keys.length; start += INSERT_CHUNK) {
       await manager
@@ -41,14 +42,20 @@ export class TrashRepository {
     }
   }
 
-  /** Newest first. */
+  /**
+   * Newest first: read backwards along the `deleted_at` index (whose entries end with the id), stopping
+   * at the page; the total is the tally, not a count of the trash.
+   */
   async page(offset: number, limit: number): Promise<{ items: TrashedAsset[]; total: number }> {
-    const repository = this.dataSource.getRepository(TrashedAssetEntity);
-    const [items, total] = await Promise.all([
-      repository.find({ order: { deletedAt: 'DESC', id: 'DESC' }, skip: offset, take: limit }),
-      repository.count(),
+    const [items, tally] = await Promise.all([
+      this.dataSource
+        .getRepository(TrashedAssetEntity)
+        .find({ order: { deletedAt: 'DESC', id: 'DESC' }, skip: offset, take: limit }),
+      this.dataSource.query<Array<{ trashed: number | string }>>(
+        'SELECT trashed FROM trash_tally WHERE id = 1',
+      ),
     ]);
-    return { items, total };
+    return { items, total: Number(tally[0]?.trashed ?? 0) };
   }
 
   async find(id: number): Promise<TrashedAsset | null> {
@@ -82,9 +89,19 @@ export class TrashRepository {
       await objects.delete({ trashId: id });
       const result = await manager.getRepository(TrashedAssetEntity).delete({ id });
       if ((result.affected ?? 0) === 0) return false;
+      await this.count(manager, -1);
       await work(manager, { ...row, objectKeys: keys });
       return true;
     });
+  }
+
+  /**
+   * THE rule of `trash_tally`: a row in or out of `trashed_assets` moves it by one, in the same
+   * transaction (only keep and withTaken write that table). Taken before any row of `assets`' tallies,
+   * in the trash as in the restore, so two such transactions wait for each other in one order.
+   */
+  private async count(manager: EntityManager, by: 1 | -1): Promise<void> {
+    await manager.query('UPDATE trash_tally SET trashed = trashed + ? WHERE id = 1', [by]);
   }
 
   /** Ids whose time ran out at `now`, oldest first. */
