@@ -108,9 +108,13 @@ export class DigestBatches {
       if (read === undefined) throw new Error(`row ${index} was forgotten before it was imported`);
       if (read.status === 'rejected') throw read.reason;
       const { size, hashes } = read.value;
-      const matches = (await batch.looked)?.get(hashes.sha256) ?? [];
       const first = this.firstByDigest.get(hashes.sha256) as FirstRow;
-      return { size, hashes, matches, first };
+      const looked = await batch.looked?.catch((error: unknown) => {
+        // The row fails: later rows with its bytes must not wait for it.
+        if (first.index === index) first.settle(undefined);
+        throw error;
+      });
+      return { size, hashes, matches: looked?.get(hashes.sha256) ?? [], first };
     } finally {
       if (--batch.remaining === 0) {
         batch.registered = undefined;
