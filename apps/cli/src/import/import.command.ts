@@ -85,7 +85,7 @@ export async function runImport(args: string[], io: TransferIo): Promise<number>
         onDuplicate: options.onDuplicate,
         dryRun: options.dryRun,
         chunkSize: options.chunkSize,
-        chunkParallel: Math.max(1, Math.floor(8 / options.parallel)),
+        chunkParallel: 4,
         advance: (bytes) => progress.advance(bytes),
       },
       digests,

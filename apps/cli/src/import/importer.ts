@@ -29,7 +29,7 @@ export interface ImportSettings {
   dryRun: boolean;
   /** Files bigger than this go through a temp chunked file in chunks of this size; others in one PUT. */
   chunkSize: number;
-  /** Chunks of one big file sent at a time. */
+  /** Chunks of the big file being sent (one big file at a time) sent at a time. */
   chunkParallel: number;
   /** Bytes of the row's file are done (sent, or known to need no sending). */
   advance(bytes: number): void;
@@ -46,6 +46,8 @@ export class Importer {
   /** Assets created by this run: never `unchanged` for another row of the same run. */
   private readonly createdNow = new Set<string>();
   private readonly levels = new Map<number, Promise<boolean>>();
+  /** The chunk upload of the last big file: the next one waits for it. */
+  private bigFiles: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly settings: ImportSettings,
@@ -172,28 +174,11 @@ export class Importer {
   private async sendContent(row: ImportRow, asset: string, hashes: FileHashes, size: number): Promise<void> {
     const { connection, chunkSize } = this.settings;
     if (size > chunkSize) {
-      let done = 0;
-      await uploadFile({
-        baseUrl: connection.baseUrl,
-        token: connection.token,
-        file: row.file,
-        assetId: Number(asset.split('/').pop()),
-        chunkSize,
-        parallel: this.settings.chunkParallel,
-        asNewVersion: false,
-        extractEmbeddedData: true,
-        hashes,
-        progress: {
-          start: () => undefined,
-          chunkSent: (_index, bytes) => {
-            done += bytes;
-            this.settings.advance(bytes);
-          },
-          stop: () => undefined,
-        },
-      });
-      this.settings.advance(size - done);
-      return;
+      // One big file at a time, its chunks chunkParallel at a time, as `dam upload` sends one file: the
+      // bytes in flight (and the client's memory) do not grow with --parallel.
+      const turn = this.bigFiles.then(() => this.sendChunks(row, asset, hashes, size));
+      this.bigFiles = turn.catch(() => undefined);
+      return turn;
     }
     await connection.http.send('PUT', `${asset}/content?extractEmbeddedData=true`, {
       body: await readFile(row.file),
@@ -204,6 +189,32 @@ export class Importer {
       },
     });
     this.settings.advance(size);
+  }
+
+  /** A big file through a temp chunked file (the chunk path of `dam upload`). */
+  private async sendChunks(row: ImportRow, asset: string, hashes: FileHashes, size: number): Promise<void> {
+    const { connection, chunkSize } = this.settings;
+    let done = 0;
+    await uploadFile({
+      baseUrl: connection.baseUrl,
+      token: connection.token,
+      file: row.file,
+      assetId: Number(asset.split('/').pop()),
+      chunkSize,
+      parallel: this.settings.chunkParallel,
+      asNewVersion: false,
+      extractEmbeddedData: true,
+      hashes,
+      progress: {
+        start: () => undefined,
+        chunkSent: (_index, bytes) => {
+          done += bytes;
+          this.settings.advance(bytes);
+        },
+        stop: () => undefined,
+      },
+    });
+    this.settings.advance(size - done);
   }
 
   /** The row's metadata as asset attributes (keywords comma-separated, as the asset shows them). */
