@@ -162,6 +162,7 @@ describe('GET /rest/asset-search: cursors (keyset pages), count=false and facets
           'id',
           'originalFilename',
           'fullAssetUrl',
+          'contentSha256',
           'thumbnailUrl',
           'previewUrl',
           'unwatermarkedLargeImageUrl',

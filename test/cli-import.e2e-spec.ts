@@ -93,7 +93,23 @@ describe('dam import', () => {
       ['unchanged', run.report[1].asset],
       ['unchanged', run.report[2].asset],
     ]);
-    expect(writes(proxy.take())).toEqual([]);
+    const reads = proxy.take();
+    expect(writes(reads)).toEqual([]);
+    // The three digests were looked up in one request.
+    const lookups = (requests: string[]) =>
+      requests.filter((request) => request.startsWith('GET /rest/asset-search?'));
+    expect(lookups(reads)).toHaveLength(1);
+    const digests = [boat, 'notes of the trips', 'at the top'].map((bytes) => sha256(Buffer.from(bytes)));
+    for (const digest of digests) expect(lookups(reads)[0]).toContain(digest);
+
+    // DAM_IMPORT_LOOKUP_BATCH=2: two requests for three digests, the same report.
+    const inTwos = await runTransfer(
+      'import',
+      [root, '--access-level', String(level), '--categories-from-folders'],
+      env({ DAM_IMPORT_LOOKUP_BATCH: '2' }),
+    );
+    expect(inTwos.report.map((row) => row.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(lookups(proxy.take())).toHaveLength(2);
   });
 
   it('imports a manifest with every column kind; a manifest row wins over embedded data', async () => {

@@ -80,6 +80,68 @@ describe('duplicates by content', () => {
       expect((await search(editor.token, sha256(freshBytes()))).body).toEqual([]);
     });
 
+    it('finds the assets of several digests in one search (repeated or comma-joined), never a hidden one', async () => {
+      const [shared, own, secretOnly, unknown] = [freshBytes(), freshBytes(), freshBytes(), freshBytes()];
+      const visible = await newAsset(level);
+      const secret = await newAsset(hidden);
+      const mine = await newAsset(level);
+      const secretAlone = await newAsset(hidden);
+      await upload(visible, t.adminToken, shared).expect(200);
+      await upload(secret, t.adminToken, shared).expect(200);
+      await upload(mine, t.adminToken, own).expect(200);
+      await upload(secretAlone, t.adminToken, secretOnly).expect(200);
+      const digests = [shared, own, secretOnly, unknown].map(sha256);
+      const found = async (query: string, token: string) =>
+        (await get(`/rest/asset-search?${query}`, token).expect(200)).body.map(
+          (summary: { id: number; contentSha256: string }) => [summary.id, summary.contentSha256],
+        );
+      const repeated = digests.map((digest) => `contentSha256=${digest.toUpperCase()}`).join('&');
+      const commas = `contentSha256=${digests.join(',')}`;
+
+      for (const query of [repeated, commas]) {
+        expect(await found(query, editor.token)).toEqual([
+          [idOf(visible), sha256(shared)],
+          [idOf(mine), sha256(own)],
+        ]);
+        expect(await found(query, t.adminToken)).toEqual([
+          [idOf(visible), sha256(shared)],
+          [idOf(secret), sha256(shared)],
+          [idOf(mine), sha256(own)],
+          [idOf(secretAlone), sha256(secretOnly)],
+        ]);
+      }
+      const xml = await t.http
+        .get(`/rest/asset-search?${commas}`)
+        .auth(editor.token, { type: 'bearer' })
+        .accept('application/xml')
+        .expect(200);
+      expect(textOf(parseXml(xml.text), '/assetSummaries/assetSummary[2]/contentSha256')).toBe(sha256(own));
+    });
+
+    it('takes up to 40 digests in one search (its Link header still readable), refuses 41 with a plain 400', async () => {
+      const bytes = [freshBytes(), freshBytes(), freshBytes()];
+      const assets = [];
+      for (const content of bytes) {
+        assets.push(idOf(await newAsset(level)));
+        await upload(`/rest/assets/${assets[assets.length - 1]}`, t.adminToken, content).expect(200);
+      }
+      const others = Array.from({ length: 37 }, () => sha256(freshBytes()));
+      const query = [...bytes.map(sha256), ...others].map((digest) => `contentSha256=${digest}`).join('&');
+      // The second of three pages: first, prev, next and last links, each repeating the 40 digests.
+      const page = await get(`/rest/asset-search?${query}&pageSize=1&page=1`, editor.token).expect(200);
+      expect(page.body.map((summary: { id: number }) => summary.id)).toEqual([assets[1]]);
+      expect(page.headers['x-total-count']).toBe('3');
+      expect(page.headers.link).toContain('rel="next"');
+      expect(page.headers.link).toContain('rel="last"');
+
+      const tooMany = await get(
+        `/rest/asset-search?${query}&contentSha256=${sha256(freshBytes())}`,
+        editor.token,
+      ).expect(400);
+      expect(tooMany.headers['content-type']).toMatch(/^text\/plain/);
+      expect(tooMany.text).toContain('contentSha256 takes at most 40 digests in one search, not 41');
+    });
+
     it.each(['abc', 'g'.repeat(64), 'a'.repeat(65), `${'a'.repeat(63)} `])(
       'refuses contentSha256=%p with a plain 400',
       async (bad) => {

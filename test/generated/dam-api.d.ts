@@ -2233,6 +2233,8 @@ export interface components {
       originalFilename: string;
       /** Format: uri */
       fullAssetUrl: string;
+      /** @description the SHA-256 of the current content, lower-case hex; null without content */
+      contentSha256: string | null;
       /** Format: uri */
       thumbnailUrl: string;
       /** Format: uri */
@@ -10731,8 +10733,8 @@ export interface operations {
         /** @description ids or ranges `a-b` */
         assetIds?: string[];
         assetTypeId?: number;
-        /** @description the SHA-256 of the current content, 64 hex digits in either case */
-        contentSha256?: string;
+        /** @description the SHA-256 of the current content, 64 hex digits in either case; repeated (or comma-joined) for assets with any of up to 40 digests, each result showing its contentSha256 */
+        contentSha256?: string[];
         /** @description the original file name */
         filename?: string;
         /** @description ISO 8601 */

@@ -252,6 +252,7 @@ const representations: Array<[string, XmlMapping, object]> = [
       id: 7,
       originalFilename: 'a.png',
       fullAssetUrl: `${U}/assets/7`,
+      contentSha256: null,
       thumbnailUrl: `${U}/assets/7/thumbnail`,
       previewUrl: `${U}/assets/7/preview`,
       unwatermarkedLargeImageUrl: `${U}/assets/7/unwatermarked-large-image`,

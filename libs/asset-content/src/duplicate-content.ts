@@ -38,7 +38,7 @@ export class DuplicateContent {
     const policy = this.config.duplicateUploads;
     if (policy === 'allow') return [];
     const ids = await this.queries.ids(
-      { visibleTo: viewer, contentSha256: sha256 },
+      { visibleTo: viewer, contentSha256: [sha256] },
       MAX_DUPLICATES_NAMED + 1,
     );
     const urls = ids

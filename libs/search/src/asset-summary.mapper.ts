@@ -9,6 +9,8 @@ export interface AssetSummary {
   id: number;
   originalFilename: string;
   fullAssetUrl: string;
+  /** The SHA-256 of the current content (lower-case hex), null without content: what a batch of digests found. */
+  contentSha256: string | null;
   thumbnailUrl: string;
   previewUrl: string;
   unwatermarkedLargeImageUrl: string;
@@ -80,6 +82,7 @@ export class AssetSummaryMapper {
       id: asset.id,
       originalFilename: filename === undefined ? '' : (values.get(filename.id)?.value ?? ''),
       fullAssetUrl: representation.url,
+      contentSha256: representation.contentSha256,
       thumbnailUrl: representation.thumbnailUrl,
       previewUrl: representation.previewUrl,
       unwatermarkedLargeImageUrl: representation.unwatermarkedLargeImageUrl,

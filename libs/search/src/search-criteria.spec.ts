@@ -26,7 +26,8 @@ describe('parseSearchCriteria', () => {
         '&assetTypeId=2&filename=a*.jpg&dateAddedLower=2024-01-01&dateAddedUpper=2024-01-31' +
         '&dateModUpper=2024-02-01T10:00:00%2B01:00&descriptiveCategoryForm.categoryIds=4,5' +
         '&permissionCategoryForm.categoryIds[0]=7&includeImplicitCategoryMembers=TRUE&approvalStatuses=none' +
-        '&unsubmitted=false&parentIds=9&quickSearch=true',
+        '&unsubmitted=false&parentIds=9&quickSearch=true' +
+        `&contentSha256=${'A'.repeat(64)},${'b'.repeat(64)}&contentSha256=${'a'.repeat(64)}`,
     );
     expect(parsed).toEqual({
       keywords: { kind: 'term', tokens: ['bridge'], prefix: false },
@@ -37,6 +38,7 @@ describe('parseSearchCriteria', () => {
         { from: 10, to: 12 },
       ],
       assetTypeId: 2,
+      contentSha256: ['a'.repeat(64), 'b'.repeat(64)],
       filename: 'a*.jpg',
       dateAdded: [
         { op: '>=', at: new Date('2024-01-01T00:00:00Z') },
@@ -57,6 +59,7 @@ describe('parseSearchCriteria', () => {
       attributes: [],
       attributeConjunction: 'AND',
       assetIds: [],
+      contentSha256: [],
       includeImplicitCategoryMembers: false,
       approvalStatuses: [],
     });
@@ -75,6 +78,14 @@ describe('parseSearchCriteria', () => {
     ['dateModLower=2024-01-01T25:00', 'dateModLower must be an ISO-8601 date'],
     ['unsubmitted=yes', 'unsubmitted must be true or false'],
     ['approvalStatuses=full,partial', 'approvalStatuses must be full or none, not "partial"'],
+    [
+      `contentSha256=${'a'.repeat(64)},abc`,
+      'contentSha256 must be a SHA-256 as 64 hexadecimal digits, not "abc"',
+    ],
+    [
+      Array.from({ length: 41 }, (_, n) => `contentSha256=${n.toString(16).padStart(64, '0')}`).join('&'),
+      'contentSha256 takes at most 40 digests in one search, not 41',
+    ],
   ])('refuses %s', (query, message) => {
     expect(() => criteria(query)).toThrow(message);
   });

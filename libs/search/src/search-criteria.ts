@@ -17,8 +17,8 @@ export interface SearchCriteria {
   attributeConjunction: 'AND' | 'OR';
   assetIds: IdRange[];
   assetTypeId?: number;
-  /** Lower-case hex. */
-  contentSha256?: string;
+  /** Lower-case hex, distinct, at most MAX_CONTENT_DIGESTS: the content has any of them. */
+  contentSha256: string[];
   filename?: string;
   dateAdded: TimeBound[];
   dateModified: TimeBound[];
@@ -50,6 +50,12 @@ export const PRESENTATION_PARAMETERS = [
 ];
 
 const MAX_ID = 2_147_483_647;
+/**
+ * Digests one search may ask for (`contentSha256=a&contentSha256=b`, or `a,b`; `dam import` sends this
+ * many). Bounded so that the answer's Link header, which repeats the query in up to four links, stays
+ * well within the 16 KiB of headers an HTTP client such as Node's reads.
+ */
+export const MAX_CONTENT_DIGESTS = 40;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Reads the criteria; unknown parameters are ignored, as Asset Bank's front-end ones are. */
@@ -65,7 +71,7 @@ export function parseSearchCriteria(params: QueryParams): SearchCriteria {
     attributeConjunction: conjunction,
     assetIds: params.list('assetIds').map(idRange),
     assetTypeId: positiveId(params.single('assetTypeId'), 'assetTypeId'),
-    contentSha256: contentSha256(params.single('contentSha256')),
+    contentSha256: contentDigests(params.list('contentSha256')),
     filename: params.single('filename'),
     dateAdded: bounds(params, 'dateAddedLower', 'dateAddedUpper'),
     dateModified: bounds(params, 'dateModLower', 'dateModUpper'),
@@ -113,15 +119,22 @@ function idRange(raw: string): IdRange {
   return { from, to };
 }
 
-/** 64 hexadecimal digits in either case, as lower case (the stored form). */
-function contentSha256(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
+/** Each 64 hexadecimal digits in either case, as lower case (the stored form), distinct. */
+function contentDigests(values: string[]): string[] {
+  for (const raw of values) {
+    if (!/^[0-9a-fA-F]{64}$/.test(raw)) {
+      throw new InvalidInput(
+        `contentSha256 must be a SHA-256 as 64 hexadecimal digits, not "${truncate(raw)}"`,
+      );
+    }
+  }
+  const digests = [...new Set(values.map((raw) => raw.toLowerCase()))];
+  if (digests.length > MAX_CONTENT_DIGESTS) {
     throw new InvalidInput(
-      `contentSha256 must be a SHA-256 as 64 hexadecimal digits, not "${truncate(raw)}"`,
+      `contentSha256 takes at most ${MAX_CONTENT_DIGESTS} digests in one search, not ${digests.length}`,
     );
   }
-  return raw.toLowerCase();
+  return digests;
 }
 
 function ids(params: QueryParams, name: string): number[] {

@@ -98,7 +98,7 @@ export class SearchPlanner {
       filter.attributes = { conjunction: criteria.attributeConjunction, conditions };
     }
     if (criteria.assetIds.length > 0) filter.ids = criteria.assetIds;
-    if (criteria.contentSha256 !== undefined) filter.contentSha256 = criteria.contentSha256;
+    if (criteria.contentSha256.length > 0) filter.contentSha256 = criteria.contentSha256;
     if (criteria.filename !== undefined) {
       const filenameAttribute = attributes.find(
         (attribute) => attribute.staticName === SystemAttribute.OriginalFilename,

@@ -23,6 +23,12 @@ export class AssetSummarySchema {
   originalFilename: string;
   @ApiProperty({ format: 'uri' })
   fullAssetUrl: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'the SHA-256 of the current content, lower-case hex; null without content',
+  })
+  contentSha256: string | null;
   @ApiProperty({ format: 'uri' })
   thumbnailUrl: string;
   @ApiProperty({ format: 'uri' })
@@ -73,8 +79,16 @@ export function ApiAssetSearchQuery(): MethodDecorator {
     ApiQuery({
       name: 'contentSha256',
       required: false,
-      schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
-      description: 'the SHA-256 of the current content, 64 hex digits in either case',
+      schema: {
+        type: 'array',
+        maxItems: 40,
+        items: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
+      },
+      style: 'form',
+      explode: true,
+      description:
+        'the SHA-256 of the current content, 64 hex digits in either case; repeated (or comma-joined) for ' +
+        'assets with any of up to 40 digests, each result showing its contentSha256',
     }),
     text('filename', 'the original file name'),
     text('dateAddedLower', 'ISO 8601'),

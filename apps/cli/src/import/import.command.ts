@@ -1,10 +1,12 @@
 import { stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { failureCode, parseClientArgs } from '../upload/client-command';
 import { chunkSizeOf } from '../upload/upload.command';
 import { Attribute, AttributeCatalog, CategoryTree } from '../transfer/catalog';
 import { connect, eachLimited, serviceUrl, TransferIo, TransferUsage } from '../transfer/connection';
 import { csvLine } from '../transfer/csv';
 import { CategoryResolver } from './category-resolver';
+import { DigestBatches, lookupDigests } from './digest-batches';
 import { folderCategory, readFolder } from './folder';
 import { ImportRow, ManifestError } from './import-row';
 import { Importer, ReportRow } from './importer';
@@ -17,6 +19,10 @@ export const IMPORT_SUMMARY =
   'import a folder or a CSV manifest as assets, skipping files the library holds (DAM_URL, DAM_TOKEN or DAM_CLIENT_ID/SECRET)';
 
 const DEFAULT_CHUNK_SIZE = '8M';
+/** Digests per lookup request (GET /rest/asset-search takes at most 40). */
+const LOOKUP_BATCH = 40;
+/** A lookup batch closes early once its files hold this many bytes (a big file is not kept waiting). */
+const LOOKUP_BATCH_BYTES = 64 * 1024 * 1024;
 
 interface ImportOptions {
   source: string;
@@ -28,6 +34,7 @@ interface ImportOptions {
   report?: string;
   onDuplicate: 'skip' | 'import';
   chunkSize: number;
+  lookupBatch: number;
 }
 
 /**
@@ -60,18 +67,29 @@ export async function runImport(args: string[], io: TransferIo): Promise<number>
       rows.length,
       sizes.reduce((sum, size) => sum + size, 0),
     );
-    const importer = new Importer({
-      connection,
-      catalog,
-      labelled,
-      categories: new CategoryResolver(connection, await CategoryTree.load(connection), options.dryRun),
-      defaultLevel: options.accessLevel,
-      onDuplicate: options.onDuplicate,
-      dryRun: options.dryRun,
+    const digests = new DigestBatches(rows, sizes, {
       chunkSize: options.chunkSize,
-      chunkParallel: Math.max(1, Math.floor(8 / options.parallel)),
-      advance: (bytes) => progress.advance(bytes),
+      batchSize: options.lookupBatch,
+      batchBytes: LOOKUP_BATCH_BYTES,
+      ahead: 2,
+      hashParallel: Math.min(4, availableParallelism()),
+      lookup: lookupDigests(connection),
     });
+    const importer = new Importer(
+      {
+        connection,
+        catalog,
+        labelled,
+        categories: new CategoryResolver(connection, await CategoryTree.load(connection), options.dryRun),
+        defaultLevel: options.accessLevel,
+        onDuplicate: options.onDuplicate,
+        dryRun: options.dryRun,
+        chunkSize: options.chunkSize,
+        chunkParallel: 4,
+        advance: (bytes) => progress.advance(bytes),
+      },
+      digests,
+    );
     const report: ReportRow[] = new Array<ReportRow>(rows.length);
     try {
       await eachLimited(rows, options.parallel, async (row, index) => {
@@ -162,6 +180,10 @@ async function readCommandLine(args: string[], environment: NodeJS.ProcessEnv): 
     environment.DAM_IMPORT_CHUNK_SIZE?.trim() || DEFAULT_CHUNK_SIZE,
     'DAM_IMPORT_CHUNK_SIZE',
   );
+  const lookupBatch = Number(environment.DAM_IMPORT_LOOKUP_BATCH?.trim() || LOOKUP_BATCH);
+  if (!Number.isInteger(lookupBatch) || lookupBatch < 1 || lookupBatch > LOOKUP_BATCH) {
+    throw new TransferUsage(`DAM_IMPORT_LOOKUP_BATCH must be a whole number from 1 to ${LOOKUP_BATCH}`);
+  }
   return {
     source,
     isManifest,
@@ -172,5 +194,6 @@ async function readCommandLine(args: string[], environment: NodeJS.ProcessEnv): 
     report: values.report,
     onDuplicate,
     chunkSize,
+    lookupBatch,
   };
 }

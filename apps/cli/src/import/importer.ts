@@ -1,10 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { attachment, digestField, UploadFailed } from '../upload/dam-http';
-import { FileHashes, hashFile, uploadFile } from '../upload/upload-client';
+import { FileHashes, uploadFile } from '../upload/upload-client';
 import { Attribute, AttributeCatalog } from '../transfer/catalog';
 import { Connection } from '../transfer/connection';
 import { CategoryResolver, RowFailed } from './category-resolver';
+import { DigestBatches, DigestMatch, KnownRow } from './digest-batches';
 import { ImportRow } from './import-row';
 
 export type ImportStatus = 'created' | 'duplicate' | 'unchanged' | 'failed';
@@ -28,43 +29,36 @@ export interface ImportSettings {
   dryRun: boolean;
   /** Files bigger than this go through a temp chunked file in chunks of this size; others in one PUT. */
   chunkSize: number;
-  /** Chunks of one big file sent at a time. */
+  /** Chunks of the big file being sent (one big file at a time) sent at a time. */
   chunkParallel: number;
   /** Bytes of the row's file are done (sent, or known to need no sending). */
   advance(bytes: number): void;
 }
 
-interface SearchSummary {
-  fullAssetUrl: string;
-  originalFilename?: string;
-  attributes?: Array<{ name: string; value: string }>;
-}
-
 /**
- * Imports one row at a time (call `import` from several workers): hash the file locally, ask the server
- * by digest, then skip it (`unchanged`, `duplicate`) or create the asset, send the bytes (one PUT, or
- * the chunk path of `dam upload` for big files) with extractEmbeddedData=true and write the row's
- * metadata. A row that fails after its asset was created deletes that asset again.
+ * Imports one row at a time (call `import` from several workers): the row's file is hashed locally and
+ * its digest looked up ahead of time, in batches (DigestBatches); then it is skipped (`unchanged`,
+ * `duplicate`) or its asset is created, the bytes sent (one PUT, or the chunk path of `dam upload` for
+ * big files) with extractEmbeddedData=true and the row's metadata written. A row that fails after its
+ * asset was created deletes that asset again.
  */
 export class Importer {
-  /** The first row of this run with each digest: later rows with the same bytes wait for it. */
-  private readonly firstByDigest = new Map<string, Promise<string | undefined>>();
   /** Assets created by this run: never `unchanged` for another row of the same run. */
   private readonly createdNow = new Set<string>();
   private readonly levels = new Map<number, Promise<boolean>>();
-  /** Rows being hashed, by index: resolved once the row's digest is registered (or it failed). */
-  private readonly registering = new Map<number, Promise<void>>();
+  /** The chunk upload of the last big file: the next one waits for it. */
+  private bigFiles: Promise<void> = Promise.resolve();
 
-  constructor(private readonly settings: ImportSettings) {}
+  constructor(
+    private readonly settings: ImportSettings,
+    private readonly digests: DigestBatches,
+  ) {}
 
   /**
    * `index` is the row's place in the import: of several files with the same bytes, the first in that
-   * order is the one imported, whatever order the workers finish hashing in. Call with increasing
-   * indexes (each call is made before the next row's).
+   * order is the one imported, whatever order the workers finish hashing in.
    */
   async import(row: ImportRow, index: number): Promise<ReportRow> {
-    let registered: () => void = () => undefined;
-    this.registering.set(index, new Promise<void>((resolve) => (registered = resolve)));
     let size = 0;
     const result = (status: ImportStatus, asset = '', reason = ''): ReportRow => ({
       path: row.path,
@@ -73,33 +67,22 @@ export class Importer {
       reason,
     });
     try {
-      let hashes: FileHashes;
-      let earlier: Promise<string | undefined> | undefined;
-      let settle: (asset: string | undefined) => void = () => undefined;
+      const known = await this.digests.of(index);
+      size = known.size;
+      const { first } = known;
+      let outcome: ReportRow | undefined;
       try {
-        size = await this.sizeOf(row);
-        hashes = await hashFile(row.file, this.settings.chunkSize);
-        // The rows before this one register their digests first.
-        await Promise.all([...this.registering].filter(([other]) => other < index).map(([, done]) => done));
-        earlier = this.firstByDigest.get(hashes.sha256);
-        if (earlier === undefined) {
-          this.firstByDigest.set(hashes.sha256, new Promise((resolve) => (settle = resolve)));
-        }
-      } finally {
-        this.registering.delete(index);
-        registered();
-      }
-      try {
-        const prior = earlier === undefined ? undefined : await earlier;
+        const prior = first.index === index ? undefined : await first.outcome;
         if (prior !== undefined && this.settings.onDuplicate === 'skip') {
           this.settings.advance(size);
           return result('duplicate', prior, 'the same bytes as another file of this import');
         }
-        const outcome = await this.importNew(row, hashes, size);
-        settle(outcome.status === 'failed' ? undefined : outcome.asset || undefined);
+        outcome = await this.importNew(row, known);
         return outcome;
       } finally {
-        settle(undefined);
+        if (first.index === index) {
+          first.settle(outcome?.status === 'failed' ? undefined : outcome?.asset || undefined);
+        }
       }
     } catch (error) {
       this.settings.advance(size);
@@ -111,22 +94,15 @@ export class Importer {
     }
   }
 
-  private async sizeOf(row: ImportRow): Promise<number> {
-    const info = await stat(row.file);
-    if (!info.isFile()) throw new RowFailed(`${row.path} is not a file`);
-    if (info.size === 0) throw new RowFailed(`${row.path} is empty`);
-    return info.size;
-  }
-
-  private async importNew(row: ImportRow, hashes: FileHashes, size: number): Promise<ReportRow> {
+  private async importNew(row: ImportRow, known: KnownRow): Promise<ReportRow> {
     const { connection, onDuplicate, dryRun } = this.settings;
+    const { hashes, size, matches } = known;
     const result = (status: ImportStatus, asset = '', reason = ''): ReportRow => ({
       path: row.path,
       status,
       asset,
       reason,
     });
-    const matches = await this.lookup(hashes.sha256);
     const same = matches.find((match) => this.isSame(row, match));
     if (same !== undefined) {
       this.settings.advance(size);
@@ -171,17 +147,11 @@ export class Importer {
     return result('created', asset, newCategories.replace(/^; /, ''));
   }
 
-  /** The assets you can see whose current content has that digest. */
-  private async lookup(sha256: string): Promise<SearchSummary[]> {
-    const url = this.settings.connection.rest(`asset-search?contentSha256=${sha256}&pageSize=100`);
-    return (await this.settings.connection.http.json<SearchSummary[]>('GET', url)) ?? [];
-  }
-
   /**
    * `unchanged`: an asset with these bytes (not created by this run) under the same file name, and the
    * manifest's title when it gives one: what this import made the last time it ran.
    */
-  private isSame(row: ImportRow, match: SearchSummary): boolean {
+  private isSame(row: ImportRow, match: DigestMatch): boolean {
     if (this.createdNow.has(match.fullAssetUrl)) return false;
     if (match.originalFilename !== path.basename(row.file)) return false;
     if (row.title === undefined) return true;
@@ -204,28 +174,11 @@ export class Importer {
   private async sendContent(row: ImportRow, asset: string, hashes: FileHashes, size: number): Promise<void> {
     const { connection, chunkSize } = this.settings;
     if (size > chunkSize) {
-      let done = 0;
-      await uploadFile({
-        baseUrl: connection.baseUrl,
-        token: connection.token,
-        file: row.file,
-        assetId: Number(asset.split('/').pop()),
-        chunkSize,
-        parallel: this.settings.chunkParallel,
-        asNewVersion: false,
-        extractEmbeddedData: true,
-        hashes,
-        progress: {
-          start: () => undefined,
-          chunkSent: (_index, bytes) => {
-            done += bytes;
-            this.settings.advance(bytes);
-          },
-          stop: () => undefined,
-        },
-      });
-      this.settings.advance(size - done);
-      return;
+      // One big file at a time, its chunks chunkParallel at a time, as `dam upload` sends one file: the
+      // bytes in flight (and the client's memory) do not grow with --parallel.
+      const turn = this.bigFiles.then(() => this.sendChunks(row, asset, hashes, size));
+      this.bigFiles = turn.catch(() => undefined);
+      return turn;
     }
     await connection.http.send('PUT', `${asset}/content?extractEmbeddedData=true`, {
       body: await readFile(row.file),
@@ -236,6 +189,32 @@ export class Importer {
       },
     });
     this.settings.advance(size);
+  }
+
+  /** A big file through a temp chunked file (the chunk path of `dam upload`). */
+  private async sendChunks(row: ImportRow, asset: string, hashes: FileHashes, size: number): Promise<void> {
+    const { connection, chunkSize } = this.settings;
+    let done = 0;
+    await uploadFile({
+      baseUrl: connection.baseUrl,
+      token: connection.token,
+      file: row.file,
+      assetId: Number(asset.split('/').pop()),
+      chunkSize,
+      parallel: this.settings.chunkParallel,
+      asNewVersion: false,
+      extractEmbeddedData: true,
+      hashes,
+      progress: {
+        start: () => undefined,
+        chunkSent: (_index, bytes) => {
+          done += bytes;
+          this.settings.advance(bytes);
+        },
+        stop: () => undefined,
+      },
+    });
+    this.settings.advance(size - done);
   }
 
   /** The row's metadata as asset attributes (keywords comma-separated, as the asset shows them). */

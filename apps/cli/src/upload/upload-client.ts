@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -99,18 +98,25 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
   options.progress.start(hashes.chunks.length, present.size, size, presentBytes);
   try {
     const handle = await open(file, 'r');
+    // One buffer per chunk in flight, reused: memory stays `parallel` chunks, whatever the file's size.
+    const buffers: Buffer[] = [];
     try {
       await inParallel(missing, options.parallel, async (index) => {
-        const bytes = Buffer.alloc(hashes.chunks[index].size);
-        await handle.read(bytes, 0, bytes.length, index * options.chunkSize);
-        await http.send('PUT', `${tempFileUrl}/${index}`, {
-          body: bytes,
-          headers: {
-            'Content-Type': 'application/octet-stream',
-            'Content-Digest': digestField(createHash('sha256').update(bytes).digest()),
-          },
-        });
-        options.progress.chunkSent(index, bytes.length);
+        const buffer = buffers.pop() ?? Buffer.allocUnsafe(Math.min(options.chunkSize, size));
+        try {
+          const bytes = buffer.subarray(0, hashes.chunks[index].size);
+          await handle.read(bytes, 0, bytes.length, index * options.chunkSize);
+          await http.send('PUT', `${tempFileUrl}/${index}`, {
+            body: bytes,
+            headers: {
+              'Content-Type': 'application/octet-stream',
+              'Content-Digest': digestField(createHash('sha256').update(bytes).digest()),
+            },
+          });
+          options.progress.chunkSent(index, bytes.length);
+        } finally {
+          buffers.push(buffer);
+        }
       });
     } finally {
       await handle.close();
@@ -145,7 +151,22 @@ export async function hashFile(file: string, chunkSize: number): Promise<FileHas
   const chunks: Array<{ size: number; sha256: string }> = [];
   let current = createHash('sha256');
   let filled = 0;
-  for await (const piece of createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+  // One buffer, reused: reading a big file leaves no garbage behind.
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(1024 * 1024, (await handle.stat()).size)));
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hashPiece(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  if (filled > 0) chunks.push({ size: filled, sha256: current.digest('hex') });
+  return { sha256: whole.digest('hex'), chunks };
+
+  function hashPiece(piece: Buffer): void {
     whole.update(piece);
     for (let offset = 0; offset < piece.length;) {
       const take = Math.min(piece.length - offset, chunkSize - filled);
@@ -159,8 +180,6 @@ export async function hashFile(file: string, chunkSize: number): Promise<FileHas
       }
     }
   }
-  if (filled > 0) chunks.push({ size: filled, sha256: current.digest('hex') });
-  return { sha256: whole.digest('hex'), chunks };
 }
 
 /** The state of an earlier run for the same file, if the file has not changed since. */

@@ -46,8 +46,8 @@ export interface AssetFilter {
   attributes?: { conjunction: 'AND' | 'OR'; conditions: AttributeCondition[] };
   /** The original filename matches `pattern` (case-insensitive, `*` for any characters). */
   filename?: { pattern: string; attributeId: number };
-  /** The current content has this SHA-256 (lower-case hex): read from its index. */
-  contentSha256?: string;
+  /** The current content has one of these SHA-256s (lower-case hex; not empty): read from its index. */
+  contentSha256?: string[];
   /** The asset type, or for assets without one, the content type of the same name. */
   assetType?: { id: number; name: string };
   addedAt?: TimeBound[];

@@ -88,8 +88,10 @@ export function filterConditions(
     );
     where.push(`(${ranges.join(' OR ')})`);
   }
-  if (filter.contentSha256 !== undefined)
-    where.push(`a.content_sha256 = ${params.add(filter.contentSha256)}`);
+  const digests = filter.contentSha256;
+  if (digests !== undefined && digests.length === 1)
+    where.push(`a.content_sha256 = ${params.add(digests[0])}`);
+  else if (digests !== undefined) where.push(`a.content_sha256 IN ${params.add(digests)}`);
   if (filter.assetType !== undefined) {
     const { id, name } = filter.assetType;
     where.push(
