@@ -285,10 +285,10 @@ describe('display attribute groups, asset types and embedded-data mappings', () 
     });
 
     it.each([
-      [{ tagName: 'T', attributeUrl: '/rest/attributes/1' }, 'type must be one of EXIF, IPTC, XMP'],
+      [{ tagName: 'T', attributeUrl: '/rest/attributes/1' }, 'type must be one of EXIF, IPTC, XMP, VIDEO'],
       [
         { type: 'ID3', tagName: 'T', attributeUrl: '/rest/attributes/1' },
-        'type must be one of EXIF, IPTC, XMP',
+        'type must be one of EXIF, IPTC, XMP, VIDEO',
       ],
       [
         { type: 'EXIF', attributeUrl: '/rest/attributes/1' },

@@ -174,7 +174,7 @@ describe('previews of videos and PDFs', () => {
 describe('previews past the time limit', () => {
   let t: TestApp;
   let folder: string;
-  const { get } = bearerRequests(() => t);
+  const { get, post } = bearerRequests(() => t);
   const { newAsset, upload } = contentRequests(() => t);
 
   beforeAll(async () => {
@@ -200,5 +200,27 @@ describe('previews past the time limit', () => {
     await get(`${asset}/content`, t.adminToken).redirects(0).expect(303);
     const metrics = await t.http.get('/metrics').expect(200);
     expect(metrics.text).toMatch(/^dam_renditions_total\{kind="video",outcome="timed_out"\} 1$/m);
+  });
+
+  it('gives no video facts to embedded-data mappings when the probe is killed, and keeps the upload', async () => {
+    const { level } = await defaultLevelWith(t, new Grants(t), []);
+    const attribute = await post('/rest/attributes', t.adminToken, { label: 'Clip codec', typeId: 1 }).expect(
+      201,
+    );
+    await post('/rest/embedded-data-mappings', t.adminToken, {
+      type: 'VIDEO',
+      tagName: 'Codec',
+      attributeUrl: attribute.body.url,
+    }).expect(201);
+    const asset = await newAsset(level);
+    const clip = testVideo({ seconds: 1, width: 64, height: 48 });
+    await upload(asset, t.adminToken, clip, 'clip.mp4').query({ extractEmbeddedData: 'true' }).expect(200);
+    await t.app.get(RenditionsService).idle();
+    const body = (await get(asset, t.adminToken).expect(200)).body as {
+      attributes: Array<{ name: string; value: unknown }>;
+    };
+    const codec = body.attributes.find((value) => value.name === 'Clip codec');
+    expect([undefined, null, '']).toContain(codec?.value);
+    await get(`${asset}/content`, t.adminToken).redirects(0).expect(303);
   });
 });

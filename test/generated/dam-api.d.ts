@@ -1945,8 +1945,8 @@ export interface components {
        * @description required on POST
        * @enum {string}
        */
-      type?: 'EXIF' | 'IPTC' | 'XMP';
-      /** @description the tag, e.g. ImageDescription, Keywords, dc:title; required on POST */
+      type?: 'EXIF' | 'IPTC' | 'XMP' | 'VIDEO';
+      /** @description the tag, e.g. ImageDescription, Keywords, dc:title, Duration; required on POST */
       tagName?: string;
       /** @description defaults to tagName */
       displayName?: string;
@@ -1963,7 +1963,7 @@ export interface components {
       url: string;
       id: number;
       /** @enum {string} */
-      type: 'EXIF' | 'IPTC' | 'XMP';
+      type: 'EXIF' | 'IPTC' | 'XMP' | 'VIDEO';
       displayName: string;
       tagName: string;
       /** @enum {string} */

@@ -232,7 +232,10 @@ export class AssetUploadsService implements OnModuleInit {
               id,
               file,
               asNewVersion,
-              await this.factsOf(file, extract ? await this.embedded.valuesOf(key, stored.size) : []),
+              await this.factsOf(
+                file,
+                extract ? await this.embedded.valuesOf(key, stored.size, file.contentType) : [],
+              ),
               (manager) =>
                 this.events.record(
                   manager,

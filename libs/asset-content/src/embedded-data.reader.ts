@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { parseValue } from '@dam/assets';
+import { AppConfig } from '@dam/core';
+import { ObjectStorage } from '@dam/storage';
 import {
   AttributeType,
   AttributeTypeId,
@@ -9,6 +11,10 @@ import {
 import { LanguageService } from '@dam/i18n';
 import { FileValue } from './asset-files.repository';
 import { ContentObjects } from './content-objects';
+import { previewSourceOf } from './content-types';
+import { ImageInput, ImageInputs } from './image-inputs';
+import { Ffmpeg } from './previews/ffmpeg';
+import { ffmpegOf } from './previews/media-previews';
 
 /**
  * EXIF, IPTC and XMP sit near the start of the files that carry them: only this much is read (one ranged
@@ -30,32 +36,47 @@ const BLOCKS: Record<string, string[]> = {
   EXIF: ['ifd0', 'exif', 'gps', 'ifd1', 'interop'],
   IPTC: ['iptc'],
   XMP: ['xmp'],
+  VIDEO: ['video'],
 };
 
 type Block = Record<string, unknown>;
 
 /**
  * Values for attributes from the embedded metadata of a stored file, following the embedded-data
- * mappings whose direction reads embedded data (`embed-to-attribute`, `both`). Unreadable metadata and
- * values an attribute cannot hold are skipped: extraction never fails an upload.
+ * mappings whose direction reads embedded data (`embed-to-attribute`, `both`). A video's facts (`VIDEO`
+ * mappings) come from `ffmpeg -i` as the renditions run it (same binary and limits), on the store's own
+ * file or a copy bounded by DAM_RENDITION_MAX_INPUT_BYTES. Unreadable metadata, a failed probe and values
+ * an attribute cannot hold are skipped: extraction never fails an upload.
  */
 @Injectable()
 export class EmbeddedDataReader {
   private readonly logger = new Logger('EmbeddedData');
+  private readonly inputs: ImageInputs;
+  private readonly ffmpeg: Ffmpeg;
 
   constructor(
     private readonly objects: ContentObjects,
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
-  ) {}
+    storage: ObjectStorage,
+    config: AppConfig,
+  ) {
+    this.inputs = new ImageInputs(storage, config);
+    this.ffmpeg = ffmpegOf(config);
+  }
 
-  async valuesOf(key: string, size: number): Promise<FileValue[]> {
+  async valuesOf(key: string, size: number, contentType: string): Promise<FileValue[]> {
     const mappings = (await this.catalog.embeddedDataMappings()).filter((mapping) =>
       ['embed-to-attribute', 'both'].includes(mapping.mappingDirection),
     );
     if (mappings.length === 0) return [];
-    const metadata = await this.parse(await this.objects.prefix(key, size, EMBEDDED_DATA_PREFIX_BYTES));
-    if (metadata === undefined) return [];
+    const metadata =
+      (await this.parse(await this.objects.prefix(key, size, EMBEDDED_DATA_PREFIX_BYTES))) ?? {};
+    const probed =
+      previewSourceOf(contentType) === 'video' &&
+      mappings.some((mapping) => mapping.type.toUpperCase() === 'VIDEO');
+    if (probed) metadata.video = await this.videoFacts(key);
+    if (Object.values(metadata).every((block) => block === undefined)) return [];
     const attributes = await this.catalog.byIds(
       mappings.map((mapping) => mapping.attributeId),
       this.languages.readLanguage(),
@@ -89,6 +110,24 @@ export class EmbeddedDataReader {
     } catch (error) {
       this.logger.debug(`no embedded data: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
+    }
+  }
+
+  /** Duration (seconds, as ffmpeg gives them: to the hundredth), width, height and codec of a video. */
+  private async videoFacts(key: string): Promise<Block | undefined> {
+    let input: ImageInput | undefined;
+    try {
+      input = await this.inputs.open(key);
+      const facts = await this.ffmpeg.probe(input.path);
+      if (facts === undefined) return undefined;
+      const { durationSeconds, width, height, codec } = facts;
+      const duration = durationSeconds === undefined ? undefined : Math.round(durationSeconds * 100) / 100;
+      return { duration, width, height, codec };
+    } catch (error) {
+      this.logger.log(`no video facts: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    } finally {
+      await input?.release();
     }
   }
 }

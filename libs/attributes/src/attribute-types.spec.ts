@@ -80,8 +80,8 @@ describe('seeded system attributes', () => {
 });
 
 describe('embedded-data vocabularies (docs/api-decisions.md)', () => {
-  it('accepts exactly the EXIF, IPTC and XMP standards, upper case as stored', () => {
-    expect([...EmbeddedDataTypes].sort()).toEqual(['EXIF', 'IPTC', 'XMP']);
+  it('accepts exactly the EXIF, IPTC and XMP standards and VIDEO facts, upper case as stored', () => {
+    expect([...EmbeddedDataTypes].sort()).toEqual(['EXIF', 'IPTC', 'VIDEO', 'XMP']);
     for (const type of EmbeddedDataTypes) expect(type).toBe(type.toUpperCase());
   });
 

@@ -66,8 +66,11 @@ export interface ListValue {
   additionalValue: string | null;
 }
 
-/** Where embedded metadata (EXIF, IPTC, XMP) goes, and in which direction it flows. */
-export const EmbeddedDataTypes = ['EXIF', 'IPTC', 'XMP'] as const;
+/**
+ * Where embedded metadata (EXIF, IPTC, XMP) goes, and in which direction it flows. `VIDEO` is what ffmpeg
+ * reads of a video (tags Duration in seconds, Width, Height, Codec): it can only be read.
+ */
+export const EmbeddedDataTypes = ['EXIF', 'IPTC', 'XMP', 'VIDEO'] as const;
 export type EmbeddedDataType = (typeof EmbeddedDataTypes)[number];
 
 export const MappingDirections = ['embed-to-attribute', 'attribute-to-embed', 'both'] as const;

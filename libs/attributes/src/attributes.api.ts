@@ -1,5 +1,6 @@
 import { NamedResourceSchema, ResourceSchema } from '@dam/http';
 import { ApiProperty } from '@nestjs/swagger';
+import { EmbeddedDataTypes } from './attribute-types';
 
 /** OpenAPI schema of `AttributeRepresentation`. */
 export class AttributeSchema extends ResourceSchema {
@@ -82,7 +83,7 @@ export class EmbeddedDataMappingSchema {
   url: string;
   @ApiProperty()
   id: number;
-  @ApiProperty({ enum: ['EXIF', 'IPTC', 'XMP'] })
+  @ApiProperty({ enum: [...EmbeddedDataTypes] })
   type: string;
   @ApiProperty()
   displayName: string;

@@ -16,13 +16,9 @@ export class MediaPreviews {
   private readonly pdfs: PdfRenderers;
 
   constructor(private readonly config: AppConfig) {
-    const previews = config.previews;
-    this.limits = {
-      timeoutMs: previews.timeoutSeconds * 1000,
-      maxMemoryBytes: previews.maxMemoryMb * 2 ** 20,
-    };
+    this.limits = decoderLimits(config);
     this.pdfs = new PdfRenderers(this.limits);
-    this.ffmpeg = new Ffmpeg(ffmpegBinary(previews.ffmpegPath), previews.threads, this.limits);
+    this.ffmpeg = ffmpegOf(config);
   }
 
   /** The video's facts and a PNG of its frame at 10% of its duration, fitted inside `box`. */
@@ -62,6 +58,17 @@ export class MediaPreviews {
   close(): void {
     this.pdfs.close();
   }
+}
+
+/** The limits of every decoder child: DAM_RENDITION_TIMEOUT_SECONDS and DAM_RENDITION_MAX_MEMORY_MB. */
+function decoderLimits(config: AppConfig): ChildLimits {
+  const { timeoutSeconds, maxMemoryMb } = config.previews;
+  return { timeoutMs: timeoutSeconds * 1000, maxMemoryBytes: maxMemoryMb * 2 ** 20 };
+}
+
+/** ffmpeg as the renditions run it: DAM_FFMPEG_PATH, DAM_RENDITION_THREADS and the decoder limits. */
+export function ffmpegOf(config: AppConfig): Ffmpeg {
+  return new Ffmpeg(ffmpegBinary(config.previews.ffmpegPath), config.previews.threads, decoderLimits(config));
 }
 
 /** An image as raw RGBA pixels (4 channels) in a file. */

@@ -12,11 +12,11 @@ export const DIRECTION_MESSAGE = `mappingDirection must be one of ${MappingDirec
  * On PUT omitted fields stay.
  */
 export class EmbeddedDataMappingDto {
-  @TextField(TYPE_MESSAGE, { enum: ['EXIF', 'IPTC', 'XMP'], description: 'required on POST' })
+  @TextField(TYPE_MESSAGE, { enum: [...EmbeddedDataTypes], description: 'required on POST' })
   type?: string | null;
 
   @TextField('you must supply the tagName of the embedded data', {
-    description: 'the tag, e.g. ImageDescription, Keywords, dc:title; required on POST',
+    description: 'the tag, e.g. ImageDescription, Keywords, dc:title, Duration; required on POST',
   })
   tagName?: string | null;
 
