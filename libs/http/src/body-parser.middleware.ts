@@ -23,6 +23,10 @@ export const PARSED_MEDIA_TYPES = 'application/json, application/xml or applicat
 export const TOKEN_BODY_MAX_BYTES = 64 * 1024;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_TYPES = ['application/x-www-form-urlencoded'];
+const XML_TYPES = ['application/xml', 'text/xml', 'application/*+xml'];
+/** The media types one of the parsers reads; any other body (an upload's bytes) is left to its route. */
+const PARSED_TYPES = [...JSON_TYPES, ...FORM_TYPES, ...XML_TYPES];
 
 /** What one route class's bodies may be: bytes (DAM_MAX_JSON_BODY_BYTES) and shape (DAM_BODY_MAX_*). */
 interface BodyRules {
@@ -38,7 +42,8 @@ interface BodyRules {
  * is measured chunk by chunk as it arrives (json-body.ts): refused at its first excess, its remaining
  * bytes dropped unread by any parser; forms, XML and JSON in other charsets are measured in one pass
  * over the whole text before they are parsed (body-limits.ts). A declared `Content-Length` past the byte
- * limit is refused from the header alone, whatever the media type. A refused body's answer closes the
+ * limit is refused from the header alone, for every media type a parser reads (an upload's bytes are its
+ * route's to measure). A refused body's answer closes the
  * connection (`Connection: close`): its rest is never read, only what arrives while the answer goes out.
  * Refusals are counted per address and token (BodyRefusals, DAM_BODY_REFUSALS_PER_MINUTE): past the
  * budget a body is answered 429, a second late, before any byte of it is read. Runs as Nest middleware (not express's)
@@ -88,7 +93,8 @@ export class BodyParserMiddleware implements NestMiddleware {
 
   private async parse(request: Request, response: Response, rules: BodyRules): Promise<void> {
     const identity = (request.headers['content-encoding'] ?? 'identity').toLowerCase() === 'identity';
-    if (identity && Number(request.headers['content-length']) > rules.bytes) throw tooLarge(rules.bytes);
+    const declared = Number(request.headers['content-length']);
+    if (identity && declared > rules.bytes && request.is(PARSED_TYPES)) throw tooLarge(rules.bytes);
     if (request.is(JSON_TYPES) && isStreamedJson(request)) {
       (request as { body?: unknown }).body = await readJsonBody(request, rules.bytes, rules.limits);
       return;
@@ -124,11 +130,11 @@ function parsersFor(limit: number, limits: BodyLimits): RequestHandler[] {
       limit,
       extended: false,
       parameterLimit: limits.objectKeys,
-      type: 'application/x-www-form-urlencoded',
+      type: FORM_TYPES,
     }),
     express.text({
       limit,
-      type: ['application/xml', 'text/xml', 'application/*+xml'],
+      type: XML_TYPES,
       verify: measured(checkXmlShape),
     }),
   ];
