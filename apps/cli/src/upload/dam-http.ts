@@ -51,7 +51,7 @@ export class DamHttp {
           body:
             typeof options.body === 'string' || options.body === undefined
               ? options.body
-              : new Uint8Array(options.body),
+              : bytesOf(options.body),
         });
       } catch (error) {
         if (attempt < this.attempts) {
@@ -70,6 +70,15 @@ export class DamHttp {
       throw new UploadFailed(`${method} ${url} answered ${answer.status}${text === '' ? '' : `: ${text}`}`);
     }
   }
+}
+
+/**
+ * The buffer's bytes as fetch takes them, without a copy: `new Uint8Array(buffer)` copied every chunk
+ * (8 MiB each, `parallel` at a time), and those copies, external to V8's heap, piled up between
+ * collections (a client RSS of ~300 MB on 256 MiB files). The caller keeps the buffer until fetch answers.
+ */
+function bytesOf(buffer: Buffer): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
