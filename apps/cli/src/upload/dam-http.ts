@@ -73,9 +73,10 @@ export class DamHttp {
 }
 
 /**
- * The buffer's bytes as fetch takes them, without a copy: `new Uint8Array(buffer)` copied every chunk
- * (8 MiB each, `parallel` at a time), and those copies, external to V8's heap, piled up between
- * collections (a client RSS of ~300 MB on 256 MiB files). The caller keeps the buffer until fetch answers.
+ * The buffer's bytes as fetch takes them, without a copy of our own (`new Uint8Array(buffer)` copied
+ * every 8 MiB chunk). The caller keeps the buffer until fetch answers. fetch still copies a BufferSource
+ * body itself (the Fetch standard's "extract a body"), so the client's RSS on big files did not fall
+ * (bench/results/import.md): streaming chunks through node:http is the next step.
  */
 function bytesOf(buffer: Buffer): Uint8Array<ArrayBuffer> {
   return new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
