@@ -2,6 +2,8 @@
  * The HTTP side shared by the service's command-line clients (`dam upload`, `dam import`, `dam export`):
  * fetch with a bearer token and retries, RFC 9530 digest fields, Content-Disposition, and the token.
  */
+import * as http from 'node:http';
+import * as https from 'node:https';
 
 /** A request the server refused (4xx) or kept failing (5xx, network): the message says which and why. */
 export class UploadFailed extends Error {}
@@ -45,14 +47,12 @@ export class DamHttp {
     for (let attempt = 1; ; attempt++) {
       let answer: Response;
       try {
-        answer = await fetch(url, {
-          method,
-          headers: { Authorization: `Bearer ${this.token}`, ...options.headers },
-          body:
-            typeof options.body === 'string' || options.body === undefined
-              ? options.body
-              : bytesOf(options.body),
-        });
+        const headers = { Authorization: `Bearer ${this.token}`, ...options.headers };
+        const body = options.body;
+        answer =
+          typeof body === 'string' || body === undefined
+            ? await fetch(url, { method, headers, body })
+            : await sendBytes(method, url, headers, body);
       } catch (error) {
         if (attempt < this.attempts) {
           await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 4000);
@@ -73,13 +73,48 @@ export class DamHttp {
 }
 
 /**
- * The buffer's bytes as fetch takes them, without a copy of our own (`new Uint8Array(buffer)` copied
- * every 8 MiB chunk). The caller keeps the buffer until fetch answers. fetch still copies a BufferSource
- * body itself (the Fetch standard's "extract a body"), so the client's RSS on big files did not fall
- * (bench/results/import.md): streaming chunks through node:http is the next step.
+ * A request whose body is a buffer, sent with node:http rather than fetch: fetch copies a BufferSource
+ * body (the Fetch standard's "extract a body"), so each 8 MiB chunk, `parallel` at a time, left a copy
+ * outside V8's heap until a collection, and the client's RSS reached ~300 MB on 256 MiB files
+ * (bench/results/import.md). node:http writes the caller's buffer as it is; the caller keeps it until the
+ * answer. The answer is read whole (the service's answers to these are small) into a fetch Response.
  */
-function bytesOf(buffer: Buffer): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
+function sendBytes(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<Response> {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      target,
+      { method, headers: { ...headers, 'Content-Length': String(body.length) } },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('error', reject);
+        response.on('end', () => {
+          const status = response.statusCode ?? 502;
+          const answerHeaders = new Headers();
+          for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
+            answerHeaders.append(response.rawHeaders[index], response.rawHeaders[index + 1]);
+          }
+          const noBody = status === 204 || status === 205 || status === 304 || method === 'HEAD';
+          resolve(
+            new Response(noBody ? null : Buffer.concat(parts), {
+              status,
+              statusText: response.statusMessage,
+              headers: answerHeaders,
+            }),
+          );
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
