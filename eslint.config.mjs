@@ -109,6 +109,15 @@ export default tseslint.config(
     files: TEST_FILES,
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  {
+    // Plain CommonJS that Jest loads itself, untransformed (test/jest/: its runtime).
+    files: ['test/jest/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 
   // ---- module boundaries ----
   {

@@ -59,6 +59,8 @@ const shared = {
   moduleNameMapper: { '^@dam/([a-z0-9-]+)$': '<rootDir>/libs/$1/src' },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json', 'node'],
+  // Jest's runtime with each module's compiled code kept between the files of a worker: see the file.
+  runtime: '<rootDir>/test/jest/code-cached-runtime.js',
 };
 
 // testTimeout and slowTestThreshold are global options: Jest ignores them inside `projects`.
