@@ -41,6 +41,14 @@ const MATRIX_INDEPENDENT = [
   'trusted-origin',
   // The shares' ZIP writer on sources in memory.
   'zip-stream',
+  // XML negotiation and serialisation of what the repositories return; the replayed clients' subject.
+  'xml-clients',
+  // ffmpeg and the PDF renderer as child processes on a local copy of the source (ImageInputs makes it from
+  // either store; asset-renditions covers that step, and the renditions' storage, on both legs).
+  'previews',
+  'video-facts',
+  // The CLI's upload client resuming chunks through a proxy; the server side is asset-content-chunked's.
+  'upload-client',
 ];
 
 for (const name of [...MYSQL_ONLY, ...MATRIX_INDEPENDENT]) {
