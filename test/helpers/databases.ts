@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { cloneMysqlTemplate, copySqliteTemplate } from './migrated-templates';
+import { copySqliteTemplate, mysqlTemplate } from './migrated-templates';
+import { claimSpare, cloneInto, createDatabase, ensureFiller, handBack } from './mysql-spares';
 
 /** Which matrix the e2e suite runs on: embedded (SQLite + fs) or mysql (MariaDB/MySQL + minio via s3rver). */
 export type Matrix = 'sqlite' | 'mysql';
@@ -41,21 +42,44 @@ export async function createTestDatabase(
       drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `dam_e2e_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = await createConnection(MYSQL_SERVER_URL);
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.end();
-  if (options.migrated === true) await cloneMysqlTemplate(MYSQL_SERVER_URL, name);
+  const admin = await createConnection({ uri: MYSQL_SERVER_URL, multipleStatements: true });
+  let name: string;
+  try {
+    if (options.migrated === true) {
+      // A clone made ahead by the filler (test/helpers/mysql-spares.ts) if there is one, else one made now.
+      const template = await mysqlTemplate(admin, MYSQL_SERVER_URL);
+      const spare = await claimSpare(admin, template);
+      name = spare ?? freshName();
+      if (spare === undefined) {
+        await createDatabase(admin, name);
+        await cloneInto(admin, template, name);
+      }
+      await ensureFiller(admin, MYSQL_SERVER_URL, template);
+    } else {
+      name = freshName();
+      await createDatabase(admin, name);
+    }
+  } finally {
+    await admin.end();
+  }
   return {
     databaseUrl: `${MYSQL_SERVER_URL.replace(/\/+$/, '')}/${name}`,
     dataDir,
     drop: async () => {
       const connection = await createConnection(MYSQL_SERVER_URL);
-      await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await connection.end();
+      try {
+        if (!(await handBack(connection, name)))
+          await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      } finally {
+        await connection.end();
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function freshName(): string {
+  return `dam_e2e_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
 /** Runs one statement on a MySQL test database over a connection of its own (specs of several instances). */

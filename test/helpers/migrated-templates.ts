@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
+import { Connection, RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@dam/core';
 import { dataSourceOptions, runMigrations } from '@dam/database';
@@ -12,7 +12,8 @@ import { MIGRATIONS } from '@dam/migrations';
  * Migrated templates: every e2e file used to run all the migrations on its fresh database (a third of a
  * second on SQLite, several seconds of DDL on MariaDB, for each of ~170 boots). The first file that
  * needs one migrates a template once, with the app's own migrator; the others copy it (SQLite: the
- * file; MariaDB: each table's CREATE statement and its seed rows). A template is named by a digest of
+ * file; MariaDB: each table's CREATE statement and its seed rows, test/helpers/mysql-spares.ts, which also
+ * keeps clones ready). A template is named by a digest of
  * the migrations' sources, so a changed migration makes a new one instead of reusing a stale schema.
  * Specs of the migrations themselves (and the CLI's `migrate`) still start from an empty database.
  */
@@ -65,7 +66,7 @@ export async function copySqliteTemplate(dataDir: string): Promise<void> {
 const TEMPLATE_LOCK = 'dam_e2e_template';
 
 /** The name of a migrated MariaDB schema on the server of `serverUrl`, made under a lock on first use. */
-async function mysqlTemplate(admin: Connection, serverUrl: string): Promise<string> {
+export async function mysqlTemplate(admin: Connection, serverUrl: string): Promise<string> {
   const name = `dam_e2e_template_${migrationsDigest()}`;
   const [locked] = await rows(admin, 'SELECT GET_LOCK(?, 300) AS locked', [TEMPLATE_LOCK]);
   if (Number(locked?.locked) !== 1) throw new Error('could not take the e2e template lock');
@@ -95,35 +96,6 @@ async function isComplete(admin: Connection, name: string): Promise<boolean> {
   if (Number(table?.n) !== 1) return false;
   const [applied] = await rows(admin, `SELECT COUNT(*) AS n FROM \`${name}\`.migrations`);
   return Number(applied?.n) === MIGRATIONS.length;
-}
-
-/** Creates `target` (already created, empty) as a copy of the migrated template: tables, then seed rows. */
-export async function cloneMysqlTemplate(serverUrl: string, target: string): Promise<void> {
-  const admin = await createConnection({ uri: serverUrl, multipleStatements: true });
-  try {
-    const template = await mysqlTemplate(admin, serverUrl);
-    const tables = (
-      await rows(admin, 'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [
-        template,
-      ])
-    ).map((row) => String(row.name));
-    const creates: string[] = [];
-    for (const name of tables) {
-      const [row] = await rows(admin, `SHOW CREATE TABLE \`${template}\`.\`${name}\``);
-      creates.push(String(row['Create Table']));
-    }
-    // Foreign keys name tables of the same schema unqualified; checks are off while the order is arbitrary.
-    const copies = tables.map(
-      (name) => `INSERT INTO \`${target}\`.\`${name}\` SELECT * FROM \`${template}\`.\`${name}\``,
-    );
-    await admin.query(
-      [`USE \`${target}\``, 'SET foreign_key_checks = 0', ...creates, ...copies, 'SET foreign_key_checks = 1']
-        .map((statement) => `${statement};`)
-        .join('\n'),
-    );
-  } finally {
-    await admin.end();
-  }
 }
 
 async function rows(connection: Connection, sql: string, params: unknown[] = []): Promise<RowDataPacket[]> {
