@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { attachment, digestField, UploadFailed } from '../upload/dam-http';
 import { FileHashes, uploadFile } from '../upload/upload-client';
@@ -180,14 +180,21 @@ export class Importer {
       this.bigFiles = turn.catch(() => undefined);
       return turn;
     }
-    await connection.http.send('PUT', `${asset}/content?extractEmbeddedData=true`, {
-      body: await readFile(row.file),
-      headers: {
-        'Content-Type': 'application/octet-stream',
-        'Content-Disposition': attachment(path.basename(row.file)),
-        'Repr-Digest': digestField(Buffer.from(hashes.sha256, 'hex')),
-      },
-    });
+    // Read from the file as the request is written (FileRange): memory does not grow with the files'
+    // sizes, --parallel of them up to the chunk size at a time.
+    const handle = await open(row.file, 'r');
+    try {
+      await connection.http.send('PUT', `${asset}/content?extractEmbeddedData=true`, {
+        body: { handle, start: 0, length: size },
+        headers: {
+          'Content-Type': 'application/octet-stream',
+          'Content-Disposition': attachment(path.basename(row.file)),
+          'Repr-Digest': digestField(Buffer.from(hashes.sha256, 'hex')),
+        },
+      });
+    } finally {
+      await handle.close();
+    }
     this.settings.advance(size);
   }
 

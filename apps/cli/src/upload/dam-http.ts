@@ -4,6 +4,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { FileRange, FileShrank, writeRange } from './file-range';
 
 /** A request the server refused (4xx) or kept failing (5xx, network): the message says which and why. */
 export class UploadFailed extends Error {}
@@ -42,7 +43,7 @@ export class DamHttp {
   async send(
     method: string,
     url: string,
-    options: { body?: Buffer | string; headers?: Record<string, string>; allow404?: boolean } = {},
+    options: { body?: string | FileRange; headers?: Record<string, string>; allow404?: boolean } = {},
   ): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
       let answer: Response;
@@ -52,8 +53,9 @@ export class DamHttp {
         answer =
           typeof body === 'string' || body === undefined
             ? await fetch(url, { method, headers, body })
-            : await sendBytes(method, url, headers, body);
+            : await sendFileRange(method, url, headers, body);
       } catch (error) {
+        if (error instanceof FileShrank) throw new UploadFailed(`${method} ${url}: ${error.message}`);
         if (attempt < this.attempts) {
           await sleep(RETRY_DELAYS_MS[attempt - 1] ?? 4000);
           continue;
@@ -73,47 +75,54 @@ export class DamHttp {
 }
 
 /**
- * A request whose body is a buffer, sent with node:http rather than fetch: fetch copies a BufferSource
- * body (the Fetch standard's "extract a body"), so each 8 MiB chunk, `parallel` at a time, left a copy
- * outside V8's heap until a collection, and the client's RSS reached ~300 MB on 256 MiB files
- * (bench/results/import.md). node:http writes the caller's buffer as it is; the caller keeps it until the
- * answer. The answer is read whole (the service's answers to these are small) into a fetch Response.
+ * A request whose body is a range of a file, sent with node:http rather than fetch: fetch copies a
+ * buffer body (the Fetch standard's "extract a body"), so each 8 MiB chunk, `parallel` at a time, left a
+ * copy outside V8's heap until a collection, and the client's RSS reached ~300 MB on 256 MiB files. Here
+ * the body is read from the file a small piece at a time as the socket takes it (writeRange), so no
+ * chunk is ever held whole (bench/results/import.md). The answer is read whole (the service's answers to
+ * these are small) into a fetch Response.
  */
-function sendBytes(
+function sendFileRange(
   method: string,
   url: string,
   headers: Record<string, string>,
-  body: Buffer,
+  body: FileRange,
 ): Promise<Response> {
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
+    let answered = false;
     const request = client.request(
       target,
       { method, headers: { ...headers, 'Content-Length': String(body.length) } },
       (response) => {
+        answered = true;
         const parts: Buffer[] = [];
         response.on('data', (part: Buffer) => parts.push(part));
         response.on('error', reject);
-        response.on('end', () => {
-          const status = response.statusCode ?? 502;
-          const answerHeaders = new Headers();
-          for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
-            answerHeaders.append(response.rawHeaders[index], response.rawHeaders[index + 1]);
-          }
-          const noBody = status === 204 || status === 205 || status === 304 || method === 'HEAD';
-          resolve(
-            new Response(noBody ? null : Buffer.concat(parts), {
-              status,
-              statusText: response.statusMessage,
-              headers: answerHeaders,
-            }),
-          );
-        });
+        response.on('end', () => resolve(asResponse(method, response, parts)));
       },
     );
     request.on('error', reject);
-    request.end(body);
+    writeRange(request, body).then(
+      () => request.end(),
+      // An answer before the whole body (a refusal) stands; otherwise the request failed.
+      (error: Error) => (answered ? undefined : request.destroy(error)),
+    );
+  });
+}
+
+function asResponse(method: string, response: http.IncomingMessage, parts: Buffer[]): Response {
+  const status = response.statusCode ?? 502;
+  const headers = new Headers();
+  for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
+    headers.append(response.rawHeaders[index], response.rawHeaders[index + 1]);
+  }
+  const noBody = status === 204 || status === 205 || status === 304 || method === 'HEAD';
+  return new Response(noBody ? null : Buffer.concat(parts), {
+    status,
+    statusText: response.statusMessage,
+    headers,
   });
 }
 

@@ -98,25 +98,20 @@ export async function uploadFile(options: UploadOptions): Promise<UploadResult> 
   options.progress.start(hashes.chunks.length, present.size, size, presentBytes);
   try {
     const handle = await open(file, 'r');
-    // One buffer per chunk in flight, reused: memory stays `parallel` chunks, whatever the file's size.
-    const buffers: Buffer[] = [];
     try {
+      // Each chunk is read from the file as its request is written (FileRange), a small piece at a time:
+      // memory does not grow with the chunk size, the file's size or --parallel's chunks in flight. Its
+      // Content-Digest is the hashing pass's: a file changed since then is refused (400), not stored.
       await inParallel(missing, options.parallel, async (index) => {
-        const buffer = buffers.pop() ?? Buffer.allocUnsafe(Math.min(options.chunkSize, size));
-        try {
-          const bytes = buffer.subarray(0, hashes.chunks[index].size);
-          await handle.read(bytes, 0, bytes.length, index * options.chunkSize);
-          await http.send('PUT', `${tempFileUrl}/${index}`, {
-            body: bytes,
-            headers: {
-              'Content-Type': 'application/octet-stream',
-              'Content-Digest': digestField(createHash('sha256').update(bytes).digest()),
-            },
-          });
-          options.progress.chunkSent(index, bytes.length);
-        } finally {
-          buffers.push(buffer);
-        }
+        const chunk = hashes.chunks[index];
+        await http.send('PUT', `${tempFileUrl}/${index}`, {
+          body: { handle, start: index * options.chunkSize, length: chunk.size },
+          headers: {
+            'Content-Type': 'application/octet-stream',
+            'Content-Digest': digestField(Buffer.from(chunk.sha256, 'hex')),
+          },
+        });
+        options.progress.chunkSent(index, chunk.size);
       });
     } finally {
       await handle.close();
