@@ -34,8 +34,8 @@ const processProbes: HeapReleaseProbes = {
  * request started and no body byte streamed since the last look, and RSS is DAM_HEAP_RELEASE_MB or more
  * above where the last release (or the boot) left it, one last-resort collection: V8 collects until
  * nothing more is freed and shrinks its spaces to what is live (RSS back to ~145 MB). It blocks the
- * event loop for its length (tens of ms on a quiet machine for the ~50 MB live heap, longer under CPU
- * contention), which is why it waits for a second of silence and runs once per busy spell. 0 turns it off.
+ * event loop for its length (0.1-1.1 s for the ~50 MB live heap on a shared machine at load 12-25; not yet
+ * measured quiet), which is why it waits for a second of silence and runs once per busy spell. 0: off.
  * Provided by `heapReleaseProvider` (the probes are no injectable).
  */
 export class HeapRelease implements OnApplicationBootstrap, OnModuleDestroy {
