@@ -34,6 +34,9 @@ describe('HeapRelease', () => {
     release.check();
     release.check(); // still idle, RSS back at its floor: nothing more
     expect(release.releases).toBe(1);
+    state.rss = 390 * MiB; // grown again without a request (a job, the CLI): left to V8
+    release.check();
+    expect(release.releases).toBe(1);
   });
 
   it('never collects while requests start or a stream goes on', () => {
@@ -49,11 +52,13 @@ describe('HeapRelease', () => {
 
   it('leaves growth under DAM_HEAP_RELEASE_MB alone, and does nothing at 0', () => {
     const small = subject(32);
+    small.state.requests += 100;
     small.state.rss += 31 * MiB;
     small.release.check();
     small.release.check();
     expect(small.release.releases).toBe(0);
     const off = subject(0);
+    off.state.requests += 100;
     off.state.rss += 500 * MiB;
     off.release.check();
     off.release.check();

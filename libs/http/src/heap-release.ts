@@ -31,9 +31,10 @@ const processProbes: HeapReleaseProbes = {
  * connections RSS stayed at 389 MB for good (bench/results/read-allocation.md), 250 MB of it committed
  * but free heap. V8's memory reducer, which would shrink it, never started (it waits for a full
  * collection, which a read load with little live data rarely needs). So: every IDLE_CHECK_MS, when no
- * request started and no body byte streamed since the last look, and RSS is DAM_HEAP_RELEASE_MB or more
- * above where the last release (or the boot) left it, one last-resort collection: V8 collects until
- * nothing more is freed and shrinks its spaces to what is live (RSS back to ~145 MB). It blocks the
+ * request started and no body byte streamed since the last look (but some did since the last release),
+ * and RSS is DAM_HEAP_RELEASE_MB or more above where the last release (or the boot) left it, one
+ * last-resort collection: V8 collects until nothing more is freed and shrinks its spaces to what is live
+ * (RSS back to ~145 MB). It blocks the
  * event loop for its length (0.1-1.1 s for the ~50 MB live heap on a shared machine at load 12-25; not yet
  * measured quiet), which is why it waits for a second of silence and runs once per busy spell. 0: off.
  * Provided by `heapReleaseProvider` (the probes are no injectable).
@@ -46,6 +47,7 @@ export class HeapRelease implements OnApplicationBootstrap, OnModuleDestroy {
   private seenRequests = -1;
   private seenStreamed = -1;
   private floor = 0;
+  private requestsAtRelease = 0;
   /** Releases done (for the spec and the logs' curiosity). */
   releases = 0;
 
@@ -74,9 +76,12 @@ export class HeapRelease implements OnApplicationBootstrap, OnModuleDestroy {
     this.seenRequests = requests;
     this.seenStreamed = streamed;
     if (!idle || this.probes.collect === null || this.config.heapReleaseMb === 0) return;
+    // Only after requests (a process that serves none, the CLI's, never collects here).
+    if (requests === this.requestsAtRelease) return;
     if (this.probes.rss() - this.floor < this.config.heapReleaseMb * 1024 * 1024) return;
     this.probes.collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     this.releases++;
+    this.requestsAtRelease = requests;
     this.floor = this.probes.rss();
   }
 }
