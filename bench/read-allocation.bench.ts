@@ -8,8 +8,11 @@
  *   reports the used heap size before and after them; a probe that saw a collection is reported as such.
  * - Under a sustained read load (autocannon, 32 connections, BENCH_LOAD_SECONDS, default 60): req/s (and
  *   their ratio to the bare pass-through app's), p99, RSS after it and after BENCH_SETTLE_SECONDS (default
- *   10) idle; the service as `npm start` runs it, then again under each V8 heap setting of
+ *   10) idle, in which HeapRelease gives the load's growth back; the service as `npm start` runs it, then
+ *   again under each V8 heap setting of
  *   BENCH_HEAP_TRIALS (`;`-separated node flags).
+ * - Big uploads on a warm service (BENCH_WARM_UPLOADS, on unless 0): a 1 GiB big.bin and a 256 MiB big.jpg,
+ *   each right after the same load, their peak RSS.
  * The service runs from the build (dist/). Run:
  *   npm run bench -- read-allocation [--mysql]
  */
@@ -19,7 +22,7 @@ import * as path from 'node:path';
 import { ServiceProcess } from '../test/helpers/service-process';
 import { BenchService, startBenchService } from './bench-service';
 import { load } from './load';
-import { createAsset } from './upload-steps';
+import { createAsset, putContent } from './upload-steps';
 
 const GETS = Number(process.env.BENCH_GETS ?? 500);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
@@ -28,6 +31,8 @@ const CONNECTIONS = 32;
 const MiB = 1024 * 1024;
 /** Room for BENCH_GETS requests' garbage without a scavenge (MB per semi-space). */
 const PROBE_FLAGS = ['--expose-gc', '--min-semi-space-size=256', '--max-semi-space-size=256'];
+/** The node flags of `npm start` (package.json) and the Docker image. */
+const NPM_START_FLAGS = ['--expose-gc', '--max-semi-space-size=16'];
 
 interface Subject {
   name: string;
@@ -169,7 +174,7 @@ async function allocations(): Promise<{ names: string[]; bytes: Map<string, numb
  */
 async function underLoad(): Promise<Array<{ name: string; figures: Loaded }>> {
   const rows: Array<{ name: string; figures: Loaded }> = [];
-  const plain = await startSubjects([], ['--expose-gc']);
+  const plain = await startSubjects([], NPM_START_FLAGS);
   try {
     // The bare app's two routes share a process: its RSS after the pass-through load is its floor.
     for (const subject of plain.subjects.slice(0, 2)) {
@@ -180,13 +185,60 @@ async function underLoad(): Promise<Array<{ name: string; figures: Loaded }>> {
     await plain.stop();
   }
   for (const trial of HEAP_TRIALS) {
-    const tried = await startSubjects([], ['--expose-gc', ...trial.split(' ')]);
+    const tried = await startSubjects([], [NPM_START_FLAGS[0], ...trial.split(' ')]);
     try {
       console.log(`RSS under load: service with ${trial}`);
       rows.push({ name: `service, \`${trial}\``, figures: await rssAfterLoad(tried.subjects[0]) });
     } finally {
       await tried.stop();
     }
+  }
+  return rows;
+}
+
+/** Big uploads after the same load (BENCH_WARM_UPLOADS=0 skips them): the file name and its size. */
+const WARM_UPLOADS: Array<[string, number]> =
+  process.env.BENCH_WARM_UPLOADS === '0'
+    ? []
+    : [
+        ['big.bin', 1024 * MiB],
+        ['big.jpg', 256 * MiB],
+      ];
+
+interface WarmUpload {
+  filename: string;
+  size: number;
+  before: number;
+  peak: number;
+  after: number;
+}
+
+/**
+ * Each big upload on a warm service: one service as `npm start` runs it, LOAD_SECONDS of GETs at 32
+ * connections, then the upload at once (RSS still at the load's level), its peak (VmHWM, reset before it)
+ * 1.5 s after the answer, and RSS 3 s later (HeapRelease).
+ */
+async function warmUploads(): Promise<WarmUpload[]> {
+  const rows: WarmUpload[] = [];
+  if (WARM_UPLOADS.length === 0) return rows;
+  const subjects = await startSubjects([], NPM_START_FLAGS);
+  const service = subjects.subjects[0];
+  const base = service.server.baseUrl;
+  try {
+    for (const [filename, size] of WARM_UPLOADS) {
+      console.log(`warm upload: ${filename}`);
+      await load(service.url, { connections: CONNECTIONS, seconds: LOAD_SECONDS, token: service.token });
+      const asset = await createAsset(base, service.token ?? '');
+      const before = (await service.server.rss('VmRSS')) ?? NaN;
+      fs.writeFileSync(`/proc/${service.server.pid ?? 0}/clear_refs`, '5');
+      await putContent(base, service.token ?? '', asset, size, filename);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const peak = (await service.server.rss('VmHWM')) ?? NaN;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      rows.push({ filename, size, before, peak, after: (await service.server.rss('VmRSS')) ?? NaN });
+    }
+  } finally {
+    await subjects.stop();
   }
   return rows;
 }
@@ -198,6 +250,7 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0];
   const allocation = await allocations();
   const loads = await underLoad();
+  const uploads = await warmUploads();
   const service = allocation.bytes.get(allocation.names[0]);
   const lines = [
     '# Read path: allocation per GET and RSS under load (issue 29)',
@@ -225,7 +278,8 @@ async function main(): Promise<void> {
     'no collection in between (young generation 256 MB).',
     '',
     `Under load: autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s, then ${SETTLE_SECONDS} s idle; the service` +
-      ' runs as `npm start` does (`node --expose-gc`), the bare app with plain `node`.',
+      ` runs as \`npm start\` does (\`node ${NPM_START_FLAGS.join(' ')}\`), the bare app with plain \`node\`;` +
+      ' the trials replace `--max-semi-space-size`.',
     '',
     '| server | req/s | ÷ bare pass-through | p99 ms | RSS after load MB | RSS settled MB | RSS ÷ bare |',
     '|---|---|---|---|---|---|---|',
@@ -235,6 +289,23 @@ async function main(): Promise<void> {
       `| ${name} | ${cell(figures.rps, 0)} | ${cell(figures.rps / bare.rps, 2)} | ${cell(figures.p99, 0)} | ` +
         `${cell(figures.loaded / MiB, 0)} | ${cell(figures.settled / MiB, 0)} | ${cell(figures.loaded / bare.loaded, 2)} |`,
     );
+  }
+  if (uploads.length > 0) {
+    lines.push(
+      '',
+      `Big uploads on a warm service (issue 29: RSS ≤ 300 MB): one service as \`npm start\` runs it,`,
+      `${LOAD_SECONDS} s of the same GETs before each upload, the upload at once (one content PUT), its peak`,
+      'RSS (VmHWM, reset before it) 1.5 s after the answer, and RSS 3 s later.',
+      '',
+      '| file | MiB | RSS before MB | peak MB | 3 s later MB |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of uploads) {
+      lines.push(
+        `| ${row.filename} | ${row.size / MiB} | ${cell(row.before / MiB, 0)} | ${cell(row.peak / MiB, 0)} | ` +
+          `${cell(row.after / MiB, 0)} |`,
+      );
+    }
   }
   lines.push('');
   const report = lines.join('\n');

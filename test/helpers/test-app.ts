@@ -126,6 +126,8 @@ export class TestApp {
       DAM_WEBHOOK_POLL_MS: '0',
       // Renditions are claimed when this process queues them (no background polling between statement counts).
       DAM_RENDITION_POLL_MS: '0',
+      // No full collections of the whole test process between a spec's requests (HeapRelease).
+      DAM_HEAP_RELEASE_MB: '0',
       ...TEST_COSTS,
     };
     if (this.database.databaseUrl !== undefined) env.DATABASE_URL = this.database.databaseUrl;

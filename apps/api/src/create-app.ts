@@ -3,7 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@dam/core';
-import { indexRoutes, mountRequestContext, NegotiatingExpressAdapter, TrustedOrigin } from '@dam/http';
+import {
+  indexRoutes,
+  mountBodyParsers,
+  mountRequestContext,
+  NegotiatingExpressAdapter,
+  TrustedOrigin,
+} from '@dam/http';
 import { loggingParams, nestLoggerOf, pinoLevelOf } from '@dam/observability';
 import { AppModule } from './app.module';
 import { corsOptions, securityHeaders, workerOnlyRoutes } from './http-semantics';
@@ -36,8 +42,9 @@ export async function createApp(
   app.use(new TrustedOrigin(config).middleware());
   if (config.role === 'worker') app.use(workerOnlyRoutes());
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
-  // Then every request's context (id, origin, languages, metrics); body parsers: PlatformModule.
+  // Then every request's context (id, origin, languages, metrics), then the body parsers.
   mountRequestContext(app);
+  mountBodyParsers(app);
   app.enableShutdownHooks();
   // The OpenAPI document is built on the first request to /docs, not at boot: it costs time and memory
   // that most processes never need.

@@ -46,9 +46,9 @@ interface BodyRules {
  * route's to measure). A refused body's answer closes the
  * connection (`Connection: close`): its rest is never read, only what arrives while the answer goes out.
  * Refusals are counted per address and token (BodyRefusals, DAM_BODY_REFUSALS_PER_MINUTE): past the
- * budget a body is answered 429, a second late, before any byte of it is read. Runs as Nest middleware (not express's)
- * so that parse errors and 413s go through the one error filter. Binary bodies are never parsed here:
- * upload routes stream `request` themselves.
+ * budget a body is answered 429, a second late, before any byte of it is read. Mounted by createApp as
+ * express middleware (mountBodyParsers), whose parse errors and 413s go through the one error filter.
+ * Binary bodies are never parsed here: upload routes stream `request` themselves.
  */
 @Injectable()
 export class BodyParserMiddleware implements NestMiddleware {
@@ -68,10 +68,18 @@ export class BodyParserMiddleware implements NestMiddleware {
     };
   }
 
+  /**
+   * A request without a body (most GETs), done with here: what each parser does for it, without three
+   * round trips; true when there is nothing more to do (`use` need not run).
+   */
+  passes(request: Request): boolean {
+    if (hasBody(request)) return false;
+    if (!('body' in request)) (request as { body?: unknown }).body = undefined;
+    return true;
+  }
+
   async use(request: Request, response: Response, next: NextFunction): Promise<void> {
-    if (!hasBody(request)) {
-      // What each parser does for a request without a body (most GETs), without three round trips.
-      if (!('body' in request)) (request as { body?: unknown }).body = undefined;
+    if (this.passes(request)) {
       next();
       return;
     }

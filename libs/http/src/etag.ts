@@ -28,9 +28,10 @@ export function ETagged(): MethodDecorator {
   return SetMetadata(ETAGGED, true);
 }
 
-/** The JSON text and ETag of a representation marked by `sentManyTimes`, each computed once. */
+/** The JSON text (and its UTF-8 bytes) and ETag of a representation marked by `sentManyTimes`, each computed once. */
 interface Serialized {
   json?: string;
+  bytes?: Buffer;
   tag?: string;
 }
 
@@ -49,11 +50,15 @@ export function sentManyTimes<T extends object>(representation: T): T {
   return Object.freeze(representation);
 }
 
-/** The JSON text of a representation marked by `sentManyTimes` (stringified once), else undefined. */
-export function reusedJson(body: object): string | undefined {
+/**
+ * The JSON text of a representation marked by `sentManyTimes` as UTF-8 bytes (stringified and encoded
+ * once), else undefined: sent as they are, Express neither copies the text into
+ * a new Buffer per answer nor parses the content type again to set its charset.
+ */
+export function reusedJsonBytes(body: object): Buffer | undefined {
   const memo = serialized.get(body);
   if (memo === undefined) return undefined;
-  return (memo.json ??= JSON.stringify(body));
+  return (memo.bytes ??= Buffer.from((memo.json ??= JSON.stringify(body)), 'utf8'));
 }
 
 /** Tags the next body `response` sends (res.json and a negotiated XML string both end in res.send). */
@@ -68,7 +73,7 @@ export function tagWhenSent(response: Response, representation: object): void {
     if (this.statusCode === 200 && (typeof body === 'string' || Buffer.isBuffer(body))) {
       // The JSON text of a reused representation has one tag; an XML answer of it is hashed each time.
       const tag =
-        memo !== undefined && body === memo.json
+        memo !== undefined && (body === memo.bytes || body === memo.json)
           ? (memo.tag ??= entityTag(body, version))
           : entityTag(body, version);
       this.setHeader('ETag', tag);

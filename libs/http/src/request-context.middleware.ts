@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppConfig, RequestContext, RequestContextData } from '@dam/core';
 import { measureTraffic, Metrics, requestIdOf } from '@dam/observability';
 import { parseAcceptLanguage } from './accept-language';
+import { HeapRelease } from './heap-release';
 import { memoByHeader } from './header-memo';
 import { configuredOrigin, recordedOriginOf } from './trusted-origin';
 
@@ -21,6 +22,7 @@ export class RequestContextMiddleware implements NestMiddleware {
   ) {}
 
   use(request: Request, response: Response, next: NextFunction): void {
+    HeapRelease.requests++;
     const requestId = requestIdOf(request, response);
     // Before any body parser reads the request.
     measureTraffic(request, response);

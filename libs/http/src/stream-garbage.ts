@@ -7,7 +7,13 @@ import { runInNewContext } from 'node:vm';
  */
 export const STREAMED_BYTES_PER_COLLECTION = 8 * 1024 * 1024;
 
-type Collect = (options: { type: 'minor' | 'major' }) => void;
+/** V8's `gc` (the `--expose-gc` function) with the options it takes. */
+export type Collect = (options: {
+  type: 'minor' | 'major';
+  execution?: 'sync' | 'async';
+  /** `last-resort`: collect until nothing more is freed, and shrink the heap's spaces to what is live. */
+  flavor?: 'regular' | 'last-resort';
+}) => void;
 
 /**
  * Frees the memory of the Buffers a big stream leaves behind as it goes, instead of when V8 gets to it.
@@ -29,9 +35,12 @@ type Collect = (options: { type: 'minor' | 'major' }) => void;
 export class StreamGarbage {
   private static collect: Collect | null | undefined;
   private static pending = 0;
+  /** Bytes streamed since the process started (HeapRelease: whether a stream went on lately). */
+  static total = 0;
 
   /** Notes `bytes` streamed; collects when enough went by since the last time. */
   static streamed(bytes: number): void {
+    StreamGarbage.total += bytes;
     StreamGarbage.pending += bytes;
     if (StreamGarbage.pending < STREAMED_BYTES_PER_COLLECTION) return;
     StreamGarbage.pending = 0;
@@ -44,7 +53,8 @@ export class StreamGarbage {
     return source;
   }
 
-  private static collector(): Collect | null {
+  /** V8's `gc` function, or null where it cannot be had. */
+  static collector(): Collect | null {
     if (StreamGarbage.collect !== undefined) return StreamGarbage.collect;
     const exposed = (globalThis as { gc?: unknown }).gc;
     if (typeof exposed === 'function') return (StreamGarbage.collect = exposed as Collect);

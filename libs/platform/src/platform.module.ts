@@ -1,9 +1,15 @@
-import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AppConfig, ConfigModule } from '@dam/core';
 import { DatabaseModule, ReadReplica, Settings } from '@dam/database';
 import { DomainEvents } from '@dam/events';
-import { BodyParserMiddleware, RequestContextMiddleware, RootLinks, UrlService } from '@dam/http';
+import {
+  BodyParserMiddleware,
+  heapReleaseProvider,
+  RequestContextMiddleware,
+  RootLinks,
+  UrlService,
+} from '@dam/http';
 import { I18nModule } from '@dam/i18n';
 import { JobsModule } from '@dam/jobs';
 import { MIGRATIONS } from '@dam/migrations';
@@ -17,7 +23,7 @@ import { StorageModule } from '@dam/storage';
  */
 @Global()
 @Module({})
-export class PlatformModule implements NestModule {
+export class PlatformModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: PlatformModule,
@@ -31,7 +37,8 @@ export class PlatformModule implements NestModule {
         // Domain events in process (docs/events.md): `asset.created`, and `asset.*` for a whole area.
         EventEmitterModule.forRoot({ wildcard: true, delimiter: '.' }),
       ],
-      // The request context is mounted by createApp (mountRequestContext), as express middleware.
+      // The request context and the body parsers are mounted by createApp (mountRequestContext,
+      // mountBodyParsers), as express middleware.
       providers: [
         UrlService,
         RootLinks,
@@ -40,17 +47,10 @@ export class PlatformModule implements NestModule {
         ReadReplica,
         RateCounters,
         RequestContextMiddleware,
+        BodyParserMiddleware,
+        heapReleaseProvider,
       ],
       exports: [UrlService, RootLinks, Settings, StorageModule, DomainEvents, ReadReplica, RateCounters],
     };
-  }
-
-  /**
-   * The body parsers, as Nest middleware so that what they refuse answers through the error filter (a
-   * refusal handed to express's `next(error)` reached Nest's error layer without it: other statuses and
-   * texts). The request context runs before them (createApp).
-   */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(BodyParserMiddleware).forRoutes('*path');
   }
 }

@@ -157,6 +157,11 @@ export class AppConfig {
   auditEnabled: boolean;
   /** Bytes `verify-integrity` re-hashes per run at most (at least one file); with its schedule, the rate. */
   verifyIntegrityMaxBytesPerRun: number;
+  /**
+   * DAM_HEAP_RELEASE_MB: after a second with no request and no stream, when RSS is this much above where
+   * the last release (or the boot) left it, one collection that gives the heap's free pages back; 0: off.
+   */
+  heapReleaseMb: number;
   /** DAM_WEBHOOK_POLL_MS: how often this instance delivers webhooks (outbox, retries); 0: it delivers none. */
   webhookPollMs: number;
   /** DAM_WEBHOOK_RETRY_BASE_SECONDS: the first retry delay, doubled per attempt (12 retries ≈ 4095 × it). */
@@ -282,6 +287,7 @@ export class AppConfig {
       2 * 1024 * 1024 * 1024,
       1,
     );
+    config.heapReleaseMb = read.integer('DAM_HEAP_RELEASE_MB', 32, 0, 1_048_576);
     config.webhookPollMs = read.integer('DAM_WEBHOOK_POLL_MS', 1000, 0, 3_600_000);
     if (config.webhookPollMs > 0 && config.webhookPollMs < 50)
       throw new ConfigError(

@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '@dam/core';
 import { PARSED_MEDIA_TYPES, UnsupportedBody } from '../body-parser.middleware';
 import { NotAcceptable, UnsupportedContent } from '@dam/errors';
-import { ETAGGED, reusedJson, tagWhenSent } from '../etag';
+import { ETAGGED, reusedJsonBytes, tagWhenSent } from '../etag';
 import { memoByHeader } from '../header-memo';
 import { negotiate, Representation } from './negotiation';
 import { XML_BINDING, XmlBinding } from './xml-mapping';
@@ -30,6 +30,8 @@ interface HandlerTraits {
 }
 
 const NEGOTIATED = Symbol('dam:negotiated');
+/** The Content-Type express's res.json sets (what `res.set('Content-Type', 'application/json')` makes). */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 type NegotiatedRequest = Request & { [NEGOTIATED]?: Negotiated };
 
@@ -108,12 +110,12 @@ export class NegotiatingExpressAdapter extends ExpressAdapter {
     if (negotiated.choice === 'none') throw notAcceptable();
     if (negotiated.etag) tagWhenSent(response, body);
     if (negotiated.choice === 'json') {
-      const json = reusedJson(body);
-      if (json === undefined) return super.reply(response, body, statusCode);
-      // What res.json does with the text it would have made.
+      const bytes = response.getHeader('Content-Type') === undefined ? reusedJsonBytes(body) : undefined;
+      if (bytes === undefined) return super.reply(response, body, statusCode);
+      // What res.json does with the text it would have made, its bytes made once: the same headers.
       if (statusCode !== undefined) response.status(statusCode);
-      if (response.get('Content-Type') === undefined) response.set('Content-Type', 'application/json');
-      return response.send(json);
+      response.setHeader('Content-Type', JSON_UTF8);
+      return response.send(bytes);
     }
     response.type('application/xml; charset=utf-8');
     return super.reply(response, toXml(body, negotiated.binding), statusCode);
