@@ -1,14 +1,15 @@
 'use strict';
 /**
- * A `node -r` hook for the child processes the tests start from the sources (ServiceProcess): the same
- * output as `ts-node/register/transpile-only` (TypeScript's transpileModule with tsconfig.json's options),
- * kept on disk by content hash. The first start after a change pays for the transpiling; every later
- * start (the crash specs start the service two or three times, and seven spec files start one) loads
- * TypeScript not at all: a start took 4 s of CPU instead of 15 s here, and 160 MB of RSS instead of 400.
+ * A `node -r` hook for the processes the tests start from the sources (ServiceProcess, the CLI, `dam
+ * upload`): the same output as `ts-node/register/transpile-only` (TypeScript's transpileModule with
+ * tsconfig.json's options), kept on disk by content hash. The first start after a change pays for the
+ * transpiling; every later one loads TypeScript not at all: a start of the API took 4.5 s of CPU instead
+ * of 15 here, and 170 MB of RSS instead of 400 (bench/results/spec-times.md).
  *
- * The cache lives in node_modules/.cache/dam-ts (or DAM_TS_CACHE_DIR); a key covers the source, the
- * compiler options and TypeScript's version, so a stale entry is never read. Plain JavaScript, because it
- * must load before any TypeScript hook.
+ * The cache lives in node_modules/.cache/dam-ts (or DAM_TS_CACHE_DIR). A key covers the file's path and
+ * source, the compiler options and TypeScript's version, so a stale entry is never read; each edited
+ * version of a file adds one, and the folder may be deleted at any time. Plain JavaScript, because it
+ * loads before anything can compile TypeScript.
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
