@@ -44,7 +44,7 @@ describe('asset content after a crash during an upload', () => {
 
   it('serves the previous content after SIGKILL mid-upload and a restart', async () => {
     await service.start();
-    let token = await service.token(clientId, clientSecret);
+    const token = await service.token(clientId, clientSecret);
     const http = () => request(service.baseUrl);
     const created = await http()
       .post('/rest/assets')
@@ -77,27 +77,29 @@ describe('asset content after a crash during an upload', () => {
     // The connection dies with the service (jest's realm makes instanceof Error unreliable here).
     expect(String(await interrupted)).toMatch(/Error/);
 
-    await service.start();
-    token = await service.token(clientId, clientSecret);
-    const redirect = await http()
-      .get(`${asset}/content`)
-      .auth(token, { type: 'bearer' })
-      .redirects(0)
-      .expect(303);
-    expect((await fetchSigned(redirect.headers.location as string)).body.toString()).toBe('before the crash');
-    const versions = await http().get(`${asset}/versions`).auth(token, { type: 'bearer' }).expect(200);
-    expect(versions.body).toHaveLength(1);
-    await service.kill();
-
-    // Only the committed object is reachable in storage (an in-process app on the same data).
-    const inspector = await TestApp.start({ database, env: { ...store?.env } });
+    // The restart: an in-process app on the same data (one child start fewer than a second process).
+    const restarted = await TestApp.start({ database, env: { ...store?.env } });
     try {
+      const redirect = await restarted.http
+        .get(`${asset}/content`)
+        .auth(restarted.adminToken, { type: 'bearer' })
+        .redirects(0)
+        .expect(303);
+      expect((await fetchSigned(redirect.headers.location as string)).body.toString()).toBe(
+        'before the crash',
+      );
+      const versions = await restarted.http
+        .get(`${asset}/versions`)
+        .auth(restarted.adminToken, { type: 'bearer' })
+        .expect(200);
+      expect(versions.body).toHaveLength(1);
+      // Only the committed object is reachable in storage.
       const keys: string[] = [];
-      for await (const key of inspector.app.get(ObjectStorage).list(`assets/${asset.split('/').pop()}/`))
+      for await (const key of restarted.app.get(ObjectStorage).list(`assets/${asset.split('/').pop()}/`))
         keys.push(key);
       expect(keys).toHaveLength(1);
     } finally {
-      await inspector.close();
+      await restarted.close();
     }
   });
 });

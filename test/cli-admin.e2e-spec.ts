@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { runCli } from '../apps/cli/src/cli';
 import { createTestDatabase, MATRIX, TestDatabase } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
+import { FROM_SOURCES } from './helpers/from-sources';
 
 jest.setTimeout(120_000);
 
@@ -16,13 +17,13 @@ interface CliResult {
 
 const ROOT = path.resolve(__dirname, '..');
 
-/** The CLI as a separate process through ts-node, with `input` on its standard input. */
+/** The CLI as a separate process from its sources, with `input` on its standard input. */
 function spawnCli(args: string[], env: Record<string, string>, input = ''): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'apps/cli/src/main.ts', ...args],
-      // A guard, not a bound: ts-node starts the CLI in seconds, in a minute or more on an overloaded machine.
+      [...FROM_SOURCES, 'apps/cli/src/main.ts', ...args],
+      // A guard, not a bound: the CLI starts in seconds, in a minute or more on an overloaded machine.
       { cwd: ROOT, env: { ...process.env, ...env }, timeout: 110_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;

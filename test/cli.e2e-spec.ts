@@ -7,6 +7,7 @@ import { runCli } from '../apps/cli/src/cli';
 import { MIGRATIONS } from '@dam/migrations';
 import { createTestDatabase, TestDatabase } from './helpers/databases';
 import { TestApp } from './helpers/test-app';
+import { FROM_SOURCES } from './helpers/from-sources';
 
 interface CliResult {
   code: number;
@@ -17,13 +18,13 @@ interface CliResult {
 const ROOT = path.resolve(__dirname, '..');
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The CLI as a separate process, through ts-node (nothing is built for the tests). */
+/** The CLI as a separate process, from its sources (nothing is built for the tests). */
 function spawnCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'apps/cli/src/main.ts', ...args],
-      // A guard, not a bound: ts-node starts the CLI in seconds, in a minute or more on an overloaded machine.
+      [...FROM_SOURCES, 'apps/cli/src/main.ts', ...args],
+      // A guard, not a bound: the CLI starts in seconds, in a minute or more on an overloaded machine.
       { cwd: ROOT, env: { ...process.env, ...env }, timeout: 110_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { createTestDatabase, sqlOn, TestDatabase } from './helpers/databases';
 import { startObjectStore, TestObjectStore } from './helpers/object-store';
 import { ServiceProcess } from './helpers/service-process';
+import { FROM_SOURCES } from './helpers/from-sources';
 
 jest.setTimeout(120_000);
 
@@ -50,7 +51,7 @@ describe('maintenance jobs on two instances', () => {
       ...store.env,
     };
     const program = {
-      args: ['-r', 'ts-node/register/transpile-only', 'test/helpers/slow-job-main.ts'],
+      args: [...FROM_SOURCES, 'test/helpers/slow-job-main.ts'],
       readyPath: '/health',
     };
     [a, b] = [new ServiceProcess(env, false, program), new ServiceProcess(env, false, program)];

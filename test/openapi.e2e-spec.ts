@@ -17,6 +17,7 @@ import {
 import { defaultAccessLevelId } from './helpers/permission-fixtures';
 import { documentedRoutes, routeName, servedRoutes } from './helpers/route-inventory';
 import { TestApp } from './helpers/test-app';
+import { FROM_SOURCES } from './helpers/from-sources';
 
 jest.setTimeout(180_000);
 
@@ -30,13 +31,12 @@ async function clientTypesOf(document: object): Promise<string> {
     await promisify(execFile)(
       process.execPath,
       [
-        '-r',
-        'ts-node/register/transpile-only',
+        ...FROM_SOURCES,
         path.join(__dirname, 'helpers/write-dam-api-types.ts'),
         path.join(dir, 'openapi.json'),
         path.join(dir, 'dam-api.d.ts'),
       ],
-      { cwd: path.resolve(__dirname, '..'), env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json' } },
+      { cwd: path.resolve(__dirname, '..') },
     );
     return fs.readFileSync(path.join(dir, 'dam-api.d.ts'), 'utf8');
   } finally {

@@ -26,7 +26,7 @@ describe('trash after a crash', () => {
   const clientSecret = randomBytes(18).toString('base64url');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(MATRIX, { migrated: true });
     store = MATRIX === 'mysql' ? await startObjectStore() : undefined;
     const env: Record<string, string> = {
       DAM_DATA_DIR: database.dataDir,

@@ -9,6 +9,7 @@ import { contentRequests, fetchSigned, sha256 } from './helpers/content-fixtures
 import { Grants } from './helpers/grant-fixtures';
 import { RecordingProxy } from './helpers/recording-proxy';
 import { TestApp, TestUser } from './helpers/test-app';
+import { FROM_SOURCES } from './helpers/from-sources';
 
 jest.setTimeout(120_000);
 
@@ -69,13 +70,12 @@ interface Run {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** `dam upload` as its own process, through ts-node (nothing is built for the tests). */
+/** `dam upload` as its own process, from its sources (nothing is built for the tests). */
 function runClient(args: string[], env: Record<string, string>): Run {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'apps/cli/src/main.ts', 'upload', ...args],
-    { cwd: path.resolve(__dirname, '..'), env: { PATH: process.env.PATH ?? '', ...env } },
-  );
+  const child = spawn(process.execPath, [...FROM_SOURCES, 'apps/cli/src/main.ts', 'upload', ...args], {
+    cwd: path.resolve(__dirname, '..'),
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (data: Buffer) => (stdout += data.toString()));

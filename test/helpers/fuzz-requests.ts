@@ -21,6 +21,38 @@ export interface FuzzRequest {
   query: string;
   headers: Record<string, string>;
   body?: { contentType?: string; data: string | number[] };
+  /** The generators' alternatives this request took (VALUE_KINDS), so a run can show it sent each kind. */
+  kinds?: string[];
+}
+
+/**
+ * Every alternative of the generators below: the kinds of body, path id, query and credential a fuzzed
+ * request may carry. A run must send each of them at least once (test/fuzz-routes.e2e-spec.ts), so a small
+ * budget of requests per route still covers every kind of value.
+ */
+export const VALUE_KINDS = [
+  'body: none',
+  'body: JSON object',
+  'body: JSON value',
+  'body: malformed JSON',
+  'body: XML',
+  'body: form',
+  'body: octet-stream',
+  'body: any content type',
+  'id: real',
+  'id: odd',
+  'id: broken encoding',
+  'query: none',
+  'query: parameters',
+  'query: broken encoding',
+  'authorization: token',
+  'authorization: odd',
+] as const;
+type ValueKind = (typeof VALUE_KINDS)[number];
+
+/** `arbitrary`, its values labelled `kind`. */
+function labelled<T>(kind: ValueKind, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<[ValueKind, T]> {
+  return arbitrary.map((value): [ValueKind, T] => [kind, value]);
 }
 
 /** What the generators aim at: the values path parameters may take, field names, URLs of real resources. */
@@ -47,15 +79,31 @@ export function parameterIndexes(path: string): number[] {
 }
 
 /** A path id: a real one, or one of the shapes that must never reach a query as such. */
-function idArbitrary(real: string | undefined): fc.Arbitrary<string> {
-  const odd = fc.oneof(
-    fc.constantFrom('0', '-1', '00001', '1e3', '0x1', '1.5', '99999999999999999999999', '2147483648', 'NaN'),
-    fc.integer().map(String),
-    text.filter((value) => value !== '' && value !== '.' && value !== '..'),
+function idArbitrary(real: string | undefined): fc.Arbitrary<[ValueKind, string]> {
+  const odd = labelled(
+    'id: odd',
+    fc.oneof(
+      fc.constantFrom(
+        '0',
+        '-1',
+        '00001',
+        '1e3',
+        '0x1',
+        '1.5',
+        '99999999999999999999999',
+        '2147483648',
+        'NaN',
+      ),
+      fc.integer().map(String),
+      text.filter((value) => value !== '' && value !== '.' && value !== '..'),
+    ),
   );
   return real === undefined
     ? odd
-    : fc.oneof({ weight: 3, arbitrary: fc.constant(real) }, { weight: 2, arbitrary: odd });
+    : fc.oneof(
+        { weight: 3, arbitrary: labelled('id: real', fc.constant(real)) },
+        { weight: 2, arbitrary: odd },
+      );
 }
 
 function valueArbitrary(targets: FuzzTargets): fc.Arbitrary<unknown> {
@@ -113,7 +161,7 @@ function xmlArbitrary(targets: FuzzTargets): fc.Arbitrary<string> {
 
 type Body = FuzzRequest['body'];
 
-function bodyArbitrary(targets: FuzzTargets): fc.Arbitrary<Body> {
+function bodyArbitrary(targets: FuzzTargets): fc.Arbitrary<[ValueKind, Body]> {
   const json = (value: fc.Arbitrary<unknown>) => value.map((data) => JSON.stringify(data) ?? 'null');
   const typed = (contentType: fc.Arbitrary<string | undefined>, data: fc.Arbitrary<string | number[]>) =>
     fc
@@ -130,30 +178,63 @@ function bodyArbitrary(targets: FuzzTargets): fc.Arbitrary<Body> {
       .join('&'),
   );
   return fc.oneof(
-    { weight: 2, arbitrary: fc.constant(undefined) },
-    { weight: 5, arbitrary: typed(fc.constant('application/json'), json(objectArbitrary(targets))) },
-    { weight: 2, arbitrary: typed(fc.constant('application/json'), json(valueArbitrary(targets))) },
-    { weight: 2, arbitrary: typed(fc.constant('application/json'), fc.constantFrom(...MALFORMED_JSON)) },
-    { weight: 2, arbitrary: typed(fc.constantFrom('application/xml', 'text/xml'), xmlArbitrary(targets)) },
-    { weight: 1, arbitrary: typed(fc.constant('application/x-www-form-urlencoded'), form) },
+    { weight: 2, arbitrary: labelled('body: none', fc.constant(undefined)) },
     {
-      weight: 1,
-      arbitrary: typed(
-        fc.constant('application/octet-stream'),
-        fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
+      weight: 5,
+      arbitrary: labelled(
+        'body: JSON object',
+        typed(fc.constant('application/json'), json(objectArbitrary(targets))),
       ),
     },
     {
       weight: 2,
-      arbitrary: typed(
-        fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
-        fc.oneof(json(objectArbitrary(targets)), xmlArbitrary(targets), text),
+      arbitrary: labelled(
+        'body: JSON value',
+        typed(fc.constant('application/json'), json(valueArbitrary(targets))),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: labelled(
+        'body: malformed JSON',
+        typed(fc.constant('application/json'), fc.constantFrom(...MALFORMED_JSON)),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: labelled(
+        'body: XML',
+        typed(fc.constantFrom('application/xml', 'text/xml'), xmlArbitrary(targets)),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: labelled('body: form', typed(fc.constant('application/x-www-form-urlencoded'), form)),
+    },
+    {
+      weight: 1,
+      arbitrary: labelled(
+        'body: octet-stream',
+        typed(
+          fc.constant('application/octet-stream'),
+          fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
+        ),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: labelled(
+        'body: any content type',
+        typed(
+          fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
+          fc.oneof(json(objectArbitrary(targets)), xmlArbitrary(targets), text),
+        ),
       ),
     },
   );
 }
 
-function queryArbitrary(targets: FuzzTargets): fc.Arbitrary<string> {
+function queryArbitrary(targets: FuzzTargets): fc.Arbitrary<[ValueKind[], string]> {
   const name = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...targets.queryNames) },
     { weight: 1, arbitrary: fc.constantFrom(...targets.queryNames).map((query) => `${query}[]`) },
@@ -163,18 +244,27 @@ function queryArbitrary(targets: FuzzTargets): fc.Arbitrary<string> {
   const value = fc.oneof(
     {
       weight: 5,
-      arbitrary: fc
-        .oneof(text, oddNumber.map(String), fc.constantFrom(...targets.userIds, ...targets.urls))
-        .map(percentEncode),
+      arbitrary: labelled(
+        'query: parameters',
+        fc
+          .oneof(text, oddNumber.map(String), fc.constantFrom(...targets.userIds, ...targets.urls))
+          .map(percentEncode),
+      ),
     },
-    { weight: 1, arbitrary: brokenEncoding },
+    { weight: 1, arbitrary: labelled('query: broken encoding', brokenEncoding) },
   );
   return fc
     .array(fc.tuple(name, value), { maxLength: 4 })
-    .map((pairs) => pairs.map(([key, part]) => `${percentEncode(key)}=${part}`).join('&'));
+    .map((pairs): [ValueKind[], string] => [
+      pairs.length === 0 ? ['query: none'] : pairs.map(([, [kind]]) => kind),
+      pairs.map(([key, [, part]]) => `${percentEncode(key)}=${part}`).join('&'),
+    ]);
 }
 
-function headersArbitrary(targets: FuzzTargets, token: string): fc.Arbitrary<Record<string, string>> {
+function headersArbitrary(
+  targets: FuzzTargets,
+  token: string,
+): fc.Arbitrary<[ValueKind, Record<string, string>]> {
   const odd = (values: string[]) => fc.oneof(fc.constantFrom(...values), text.map(headerValue));
   const optional = (name: string, values: string[]) =>
     fc.option(
@@ -182,16 +272,19 @@ function headersArbitrary(targets: FuzzTargets, token: string): fc.Arbitrary<Rec
       { nil: undefined },
     );
   const authorization = fc.oneof(
-    { weight: 12, arbitrary: fc.constant(`Bearer ${token}`) },
+    { weight: 12, arbitrary: labelled('authorization: token', fc.constant(`Bearer ${token}`)) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom(
-        'Bearer',
-        'Bearer ',
-        'Basic Og==',
-        `bearer ${token}x`,
-        'Bearer \xe9\xe9',
-        `Bearer ${token}, Bearer ${token}`,
+      arbitrary: labelled(
+        'authorization: odd',
+        fc.constantFrom(
+          'Bearer',
+          'Bearer ',
+          'Basic Og==',
+          `bearer ${token}x`,
+          'Bearer \xe9\xe9',
+          `Bearer ${token}, Bearer ${token}`,
+        ),
       ),
     },
   );
@@ -222,10 +315,10 @@ function headersArbitrary(targets: FuzzTargets, token: string): fc.Arbitrary<Rec
       optional('X-Request-Id', ['abc', '../x', 'a'.repeat(200)]),
       optional('Host', ['evil.example', 'localhost:99999', '[::1]']),
     )
-    .map(([auth, ...rest]) => {
+    .map(([[kind, auth], ...rest]): [ValueKind, Record<string, string>] => {
       const headers: Record<string, string> = { authorization: auth };
       for (const entry of rest) if (entry !== undefined) headers[entry[0].toLowerCase()] = entry[1];
-      return headers;
+      return [kind, headers];
     });
 }
 
@@ -244,10 +337,13 @@ export function requestArbitrary(
       : percentEncode;
     return fc
       .oneof(
-        { weight: 8, arbitrary: idArbitrary(real).map(encode) },
-        { weight: 1, arbitrary: brokenEncoding },
+        {
+          weight: 8,
+          arbitrary: idArbitrary(real).map(([kind, value]): [ValueKind, string] => [kind, encode(value)]),
+        },
+        { weight: 1, arbitrary: labelled('id: broken encoding', brokenEncoding) },
       )
-      .map((value) => [index, value] as const);
+      .map(([kind, value]) => [index, kind, value] as const);
   });
   return fc
     .record({
@@ -256,17 +352,25 @@ export function requestArbitrary(
       headers: headersArbitrary(targets, token),
       body: bodyArbitrary(targets),
     })
-    .map(({ parameters: values, query, headers, body }) => {
-      const path = [...segments];
-      for (const [index, value] of values) path[index] = value;
-      return {
-        method: route.method.toUpperCase(),
-        path: path.join('/'),
-        query,
-        headers,
-        ...(body === undefined ? {} : { body }),
-      };
-    });
+    .map(
+      ({
+        parameters: values,
+        query: [queryKinds, query],
+        headers: [authorization, headers],
+        body: [bodyKind, body],
+      }) => {
+        const path = [...segments];
+        for (const [index, , value] of values) path[index] = value;
+        return {
+          method: route.method.toUpperCase(),
+          path: path.join('/'),
+          query,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          kinds: [bodyKind, ...values.map(([, kind]) => kind), ...queryKinds, authorization],
+        };
+      },
+    );
 }
 
 /** Sends a fuzzed request over plain HTTP, exactly as generated. */

@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import request from 'supertest';
+import { FROM_SOURCES } from './from-sources';
 import { TEST_COSTS } from './test-costs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -27,7 +28,7 @@ export interface ProgramEntry {
   readyPath: string;
 }
 
-/** The API as a separate process (ts-node, nothing built), so that it can be killed outright. */
+/** The API as a separate process (from the sources, nothing built), so that it can be killed outright. */
 export class ServiceProcess {
   private child: ChildProcess | undefined;
   baseUrl = '';
@@ -38,7 +39,7 @@ export class ServiceProcess {
   /** Its output lines, each with the time it arrived (Date.now()). */
   readonly output: Array<{ at: number; line: string }> = [];
 
-  /** `compiled`: run the build in dist/ (`npm run build` first) instead of the sources through ts-node. */
+  /** `compiled`: run the build in dist/ (`npm run build` first) instead of the sources. */
   constructor(
     private readonly env: Record<string, string>,
     private readonly compiled = false,
@@ -50,9 +51,7 @@ export class ServiceProcess {
     this.baseUrl = `http://127.0.0.1:${port}`;
     const entry =
       this.program?.args ??
-      (this.compiled
-        ? ['dist/apps/api/src/main.js']
-        : ['-r', 'ts-node/register/transpile-only', 'apps/api/src/main.ts']);
+      (this.compiled ? ['dist/apps/api/src/main.js'] : [...FROM_SOURCES, 'apps/api/src/main.ts']);
     this.child = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: { ...process.env, ...TEST_COSTS, ...this.env, PORT: String(port) },
