@@ -31,6 +31,16 @@ function cachedFor(cache, key, source) {
   return known !== undefined && known.source === source ? known.data : undefined;
 }
 
+/**
+ * V8 rejects every cache once a flag changes (the app's first collection sets `--expose-gc` in the worker,
+ * libs/http/src/stream-garbage.ts): all of them are dropped and made again under the new flags.
+ */
+function rejected() {
+  stats.rejected++;
+  cjsCodeCache.clear();
+  esmCodeCache.clear();
+}
+
 /** CommonJS: path -> V8's code cache of the module's wrapper function. */
 const cjsCodeCache = new Map();
 
@@ -58,8 +68,8 @@ function compileWithCodeCache(jestCompile, scriptSource, filename) {
     if (compiled.cachedData !== undefined)
       cjsCodeCache.set(filename, { source: scriptSource, data: compiled.cachedData });
   } else if (compiled.cachedDataRejected === true) {
-    stats.rejected++;
-    cjsCodeCache.delete(filename);
+    // Compiled from the source all the same; the next file's compile makes the cache again.
+    rejected();
   } else stats.cjsHits++;
   return compiled;
 }
@@ -67,25 +77,39 @@ function compileWithCodeCache(jestCompile, scriptSource, filename) {
 /** ES modules: identifier (path) -> V8's code cache. Jest builds them with `new vm.SourceTextModule`. */
 const esmCodeCache = new Map();
 const JestSourceTextModule = vm.SourceTextModule;
-if (JestSourceTextModule !== undefined && !JestSourceTextModule.codeCached) {
-  vm.SourceTextModule = class CodeCachedSourceTextModule extends JestSourceTextModule {
-    static codeCached = true;
-    constructor(source, options = {}) {
-      const key = options.identifier;
-      const cachedData =
-        key === undefined || options.cachedData !== undefined
-          ? undefined
-          : cachedFor(esmCodeCache, key, source);
-      super(source, cachedData === undefined ? options : { ...options, cachedData });
-      if (key === undefined) return;
-      if (cachedData !== undefined) stats.esmHits++;
-      else {
-        stats.esmMisses++;
-        // Before evaluation, as Node's documentation allows: the cache holds code, no state.
-        esmCodeCache.set(key, { source, data: this.createCachedData() });
-      }
-    }
-  };
+
+/**
+ * Stands in for `vm.SourceTextModule` (a constructor that returns the module it makes, so `new` and
+ * `instanceof` behave as before): V8 throws for a rejected cache here, where compileFunction only flags it.
+ */
+function CodeCachedSourceTextModule(source, options = {}) {
+  const key = options.identifier;
+  const cachedData =
+    key === undefined || options.cachedData !== undefined ? undefined : cachedFor(esmCodeCache, key, source);
+  let module;
+  let hit = cachedData !== undefined;
+  try {
+    module = new JestSourceTextModule(source, hit ? { ...options, cachedData } : options);
+  } catch (error) {
+    if (!hit || !/cachedData/.test(String(error))) throw error;
+    rejected();
+    hit = false;
+    module = new JestSourceTextModule(source, options);
+  }
+  if (key === undefined) return module;
+  if (hit) stats.esmHits++;
+  else {
+    stats.esmMisses++;
+    // Before evaluation, as Node's documentation allows: the cache holds code, no state.
+    esmCodeCache.set(key, { source, data: module.createCachedData() });
+  }
+  return module;
+}
+
+if (JestSourceTextModule !== undefined && JestSourceTextModule.codeCached !== true) {
+  CodeCachedSourceTextModule.prototype = JestSourceTextModule.prototype;
+  CodeCachedSourceTextModule.codeCached = true;
+  vm.SourceTextModule = CodeCachedSourceTextModule;
 }
 
 /** CommonJS modules imported from ES modules: Jest lexes each for its named exports, in every file. */
