@@ -2,17 +2,22 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
-import { WORD_TALLIES, WORD_TOKEN_SQL } from '../tallies/asset-word-tallies';
+import { addedYearSql, TalliedFacet } from '../tallies/asset-level-sets';
+import { WORD_FACET_TALLIES, WORD_TALLIES, WORD_TOKEN_SQL } from '../tallies/asset-word-tallies';
 import { idSetText, parseIdSetText } from '../tallies/id-set-key';
 
 /** An asset's words: each token with the attributes that hold it (`idSetText`). */
 export type AssetWords = ReadonlyMap<string, string>;
 
-/** What an asset's words are counted by in `asset_word_tallies`: its set of levels and its state. */
+/**
+ * What an asset's words are counted by in `asset_word_tallies`: its set of levels and its state; in the
+ * WORD_FACET_TALLIES also its values of each tallied facet (its categories, the year it was added).
+ */
 export interface WordPlace {
   levelSetId: number;
   submitted: boolean;
   uploadPending: boolean;
+  facetValues: Record<TalliedFacet, number[]>;
 }
 
 /** An asset as its word tallies count it: where it is counted, and its words then. */
@@ -32,6 +37,14 @@ export interface WordTally {
 }
 
 type Raw = Record<string, unknown>;
+
+/** The places of a word's tallies a search counts (see `wordFacetCounts`): undefined for every place. */
+export interface CountedPlaces {
+  /** Per state (`submitted`, `upload_pending`), the sets of levels counted in it. */
+  places?: Array<{ submitted: boolean; uploadPending: boolean; levelSetIds: number[] }>;
+  /** The sets of attributes holding the word that are counted (`attribute_ids`). */
+  attributeIds?: string[];
+}
 
 /** Rows per upsert statement. */
 const BATCH = 500;
@@ -89,18 +102,49 @@ export class AssetWordTalliesRepository {
     };
     add(before, -1);
     add(after, 1);
+    const place = 'level_set_id, submitted, upload_pending, attribute_ids';
+    await this.upsert(manager, WORD_TALLIES, `token, ${place}`, deltas);
+    // Then each facet's table, in the order of WORD_FACET_TALLIES: every writer locks them in one order.
+    for (const facet of Object.keys(WORD_FACET_TALLIES) as TalliedFacet[]) {
+      const facetDeltas = new Map<string, { key: unknown[]; delta: number }>();
+      const addValues = (counted: CountedWords | undefined, delta: number) => {
+        if (counted === undefined) return;
+        const { levelSetId, submitted, uploadPending, facetValues } = counted.place;
+        for (const [token, attributeIds] of counted.words) {
+          for (const value of facetValues[facet]) {
+            const key = [token, value, levelSetId, submitted ? 1 : 0, uploadPending ? 1 : 0, attributeIds];
+            const text = JSON.stringify(key);
+            const entry = facetDeltas.get(text) ?? { key, delta: 0 };
+            entry.delta += delta;
+            facetDeltas.set(text, entry);
+          }
+        }
+      };
+      addValues(before, -1);
+      addValues(after, 1);
+      const { table, column } = WORD_FACET_TALLIES[facet];
+      await this.upsert(manager, table, `token, ${column}, ${place}`, facetDeltas);
+    }
+  }
+
+  /** The non-zero `deltas` added to `table` (whose key is `key`, in that order), rows in key order. */
+  private async upsert(
+    manager: EntityManager,
+    table: string,
+    key: string,
+    deltas: Map<string, { key: unknown[]; delta: number }>,
+  ): Promise<void> {
     const rows = [...deltas.values()]
       .filter((entry) => entry.delta !== 0)
       .sort((a, b) => compareKeys(a.key, b.key));
     const upsert = this.isMysql()
       ? 'ON DUPLICATE KEY UPDATE assets = assets + VALUES(assets)'
-      : 'ON CONFLICT (token, level_set_id, submitted, upload_pending, attribute_ids) ' +
-        'DO UPDATE SET assets = assets + excluded.assets';
+      : `ON CONFLICT (${key}) DO UPDATE SET assets = assets + excluded.assets`;
+    const marks = `(${[...key.split(','), 'assets'].map(() => '?').join(', ')})`;
     for (let start = 0; start < rows.length; start += BATCH) {
       const batch = rows.slice(start, start + BATCH);
       await manager.query(
-        `INSERT INTO ${WORD_TALLIES} (token, level_set_id, submitted, upload_pending, attribute_ids, assets) ` +
-          `VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+        `INSERT INTO ${table} (${key}, assets) VALUES ${batch.map(() => marks).join(', ')} ${upsert}`,
         batch.flatMap((entry) => [...entry.key, entry.delta]),
       );
     }
@@ -112,14 +156,23 @@ export class AssetWordTalliesRepository {
    */
   async reindexed(manager: EntityManager, assetId: number, before: AssetWords): Promise<void> {
     const [row]: Raw[] = await manager.query(
-      'SELECT level_set_id, submitted, upload_pending FROM assets WHERE id = ?',
+      `SELECT a.level_set_id, a.submitted, a.upload_pending, ${addedYearSql('a', this.isMysql())} AS added_year ` +
+        'FROM assets a WHERE a.id = ?',
       [assetId],
     );
     if (row === undefined || row.level_set_id === null) return;
+    const categories: Raw[] = await manager.query(
+      'SELECT category_id FROM asset_categories WHERE asset_id = ?',
+      [assetId],
+    );
     const place = {
       levelSetId: Number(row.level_set_id),
       submitted: flag(row.submitted),
       uploadPending: flag(row.upload_pending),
+      facetValues: {
+        category: categories.map((category) => Number(category.category_id)),
+        addedYear: [Number(row.added_year)],
+      },
     };
     await this.moved(
       manager,
@@ -145,6 +198,50 @@ export class AssetWordTalliesRepository {
       attributeIds: parseIdSetText(String(row.attribute_ids)),
       assets: Number(row.assets),
     }));
+  }
+
+  /**
+   * Per value of `facet`, the assets with `token` in the counted places (`counted`), summed by the
+   * database over the word's rows of the facet's table (read in key order: the word, then the value),
+   * from the read replica when there is one. Values whose sum is 0 are left out.
+   */
+  async facetCounts(
+    token: string,
+    facet: TalliedFacet,
+    counted: CountedPlaces,
+  ): Promise<Array<{ value: number; count: number }>> {
+    const reader = this.replica?.dataSource ?? this.dataSource;
+    const { table, column } = WORD_FACET_TALLIES[facet];
+    const conditions = ['f.token = ?'];
+    const params: unknown[] = [token];
+    if (counted.places !== undefined) {
+      const places = counted.places.filter((place) => place.levelSetIds.length > 0);
+      if (places.length === 0) return [];
+      conditions.push(
+        `(${places
+          .map(
+            (place) =>
+              `(f.submitted = ? AND f.upload_pending = ? AND f.level_set_id IN (${place.levelSetIds.map(() => '?').join(', ')}))`,
+          )
+          .join(' OR ')})`,
+      );
+      for (const place of places) {
+        params.push(place.submitted ? 1 : 0, place.uploadPending ? 1 : 0, ...place.levelSetIds);
+      }
+    }
+    if (counted.attributeIds !== undefined) {
+      if (counted.attributeIds.length === 0) return [];
+      conditions.push(`f.attribute_ids IN (${counted.attributeIds.map(() => '?').join(', ')})`);
+      params.push(...counted.attributeIds);
+    }
+    const rows: Raw[] = await reader.query(
+      `SELECT f.${column} AS value, SUM(f.assets) AS n FROM ${table} f WHERE ${conditions.join(' AND ')} ` +
+        `GROUP BY f.${column}`,
+      params,
+    );
+    return rows
+      .map((row) => ({ value: Number(row.value), count: Number(row.n) }))
+      .filter((row) => row.count !== 0);
   }
 
   private isMysql(): boolean {
