@@ -46,6 +46,9 @@ export interface CountedPlaces {
   attributeIds?: string[];
 }
 
+/** Sets of levels a facet statement names as parameters at most (see `facetCounts`). */
+const MAX_PLACE_PARAMETERS = 1000;
+
 /** Rows per upsert statement. */
 const BATCH = 500;
 
@@ -214,9 +217,13 @@ export class AssetWordTalliesRepository {
     const { table, column } = WORD_FACET_TALLIES[facet];
     const conditions = ['f.token = ?'];
     const params: unknown[] = [token];
-    if (counted.places !== undefined) {
-      const places = counted.places.filter((place) => place.levelSetIds.length > 0);
-      if (places.length === 0) return [];
+    const places = counted.places?.filter((place) => place.levelSetIds.length > 0);
+    if (places !== undefined && places.length === 0) return [];
+    // Past MAX_PLACE_PARAMETERS sets of levels, the places are kept here instead, from the sums per place.
+    const inMemory =
+      places !== undefined &&
+      places.reduce((n, place) => n + place.levelSetIds.length, 0) > MAX_PLACE_PARAMETERS;
+    if (places !== undefined && !inMemory) {
       conditions.push(
         `(${places
           .map(
@@ -234,14 +241,28 @@ export class AssetWordTalliesRepository {
       conditions.push(`f.attribute_ids IN (${counted.attributeIds.map(() => '?').join(', ')})`);
       params.push(...counted.attributeIds);
     }
+    const perPlace = inMemory ? ', f.level_set_id, f.submitted, f.upload_pending' : '';
     const rows: Raw[] = await reader.query(
-      `SELECT f.${column} AS value, SUM(f.assets) AS n FROM ${table} f WHERE ${conditions.join(' AND ')} ` +
-        `GROUP BY f.${column}`,
+      `SELECT f.${column} AS value${perPlace}, SUM(f.assets) AS n FROM ${table} f ` +
+        `WHERE ${conditions.join(' AND ')} GROUP BY f.${column}${perPlace}`,
       params,
     );
-    return rows
-      .map((row) => ({ value: Number(row.value), count: Number(row.n) }))
-      .filter((row) => row.count !== 0);
+    const sums = new Map<number, number>();
+    const kept = new Set(
+      (inMemory ? places : []).flatMap((place) =>
+        place.levelSetIds.map((id) => `${Number(place.submitted)}:${Number(place.uploadPending)}:${id}`),
+      ),
+    );
+    for (const row of rows) {
+      if (
+        inMemory &&
+        !kept.has(`${Number(flag(row.submitted))}:${Number(flag(row.upload_pending))}:${row.level_set_id}`)
+      )
+        continue;
+      const value = Number(row.value);
+      sums.set(value, (sums.get(value) ?? 0) + Number(row.n));
+    }
+    return [...sums].filter(([, count]) => count !== 0).map(([value, count]) => ({ value, count }));
   }
 
   private isMysql(): boolean {
