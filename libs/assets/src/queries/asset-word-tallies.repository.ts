@@ -84,59 +84,38 @@ export class AssetWordTalliesRepository {
 
   /**
    * The asset went from `before` to `after` (either absent: created or deleted): one upsert of the
-   * differences, nothing when its words, levels and state are as they were.
+   * differences per table (the word tallies, then each WORD_FACET_TALLIES table), nothing when its words,
+   * levels, state and facet values are as they were.
    */
   async moved(
     manager: EntityManager,
     before: CountedWords | undefined,
     after: CountedWords | undefined,
   ): Promise<void> {
-    const deltas = new Map<string, { key: unknown[]; delta: number }>();
-    const add = (counted: CountedWords | undefined, delta: number) => {
-      if (counted === undefined) return;
-      const { levelSetId, submitted, uploadPending } = counted.place;
-      for (const [token, attributeIds] of counted.words) {
-        const key = [token, levelSetId, submitted ? 1 : 0, uploadPending ? 1 : 0, attributeIds];
-        const text = JSON.stringify(key);
-        const entry = deltas.get(text) ?? { key, delta: 0 };
-        entry.delta += delta;
-        deltas.set(text, entry);
-      }
-    };
-    add(before, -1);
-    add(after, 1);
-    const place = 'level_set_id, submitted, upload_pending, attribute_ids';
-    await this.upsert(manager, WORD_TALLIES, `token, ${place}`, deltas);
+    const state = (place: WordPlace) => [
+      place.levelSetId,
+      place.submitted ? 1 : 0,
+      place.uploadPending ? 1 : 0,
+    ];
+    const columns = 'level_set_id, submitted, upload_pending, attribute_ids';
+    const wordRows = deltasOf(before, after, ({ place, words }) =>
+      [...words].map(([token, attributeIds]) => [token, ...state(place), attributeIds]),
+    );
+    await this.upsert(manager, WORD_TALLIES, `token, ${columns}`, wordRows);
     // Then each facet's table, in the order of WORD_FACET_TALLIES: every writer locks them in one order.
     for (const facet of Object.keys(WORD_FACET_TALLIES) as TalliedFacet[]) {
-      const facetDeltas = new Map<string, { key: unknown[]; delta: number }>();
-      const addValues = (counted: CountedWords | undefined, delta: number) => {
-        if (counted === undefined) return;
-        const { levelSetId, submitted, uploadPending, facetValues } = counted.place;
-        for (const [token, attributeIds] of counted.words) {
-          for (const value of facetValues[facet]) {
-            const key = [token, value, levelSetId, submitted ? 1 : 0, uploadPending ? 1 : 0, attributeIds];
-            const text = JSON.stringify(key);
-            const entry = facetDeltas.get(text) ?? { key, delta: 0 };
-            entry.delta += delta;
-            facetDeltas.set(text, entry);
-          }
-        }
-      };
-      addValues(before, -1);
-      addValues(after, 1);
+      const facetRows = deltasOf(before, after, ({ place, words }) =>
+        [...words].flatMap(([token, attributeIds]) =>
+          place.facetValues[facet].map((value) => [token, value, ...state(place), attributeIds]),
+        ),
+      );
       const { table, column } = WORD_FACET_TALLIES[facet];
-      await this.upsert(manager, table, `token, ${column}, ${place}`, facetDeltas);
+      await this.upsert(manager, table, `token, ${column}, ${columns}`, facetRows);
     }
   }
 
   /** The non-zero `deltas` added to `table` (whose key is `key`, in that order), rows in key order. */
-  private async upsert(
-    manager: EntityManager,
-    table: string,
-    key: string,
-    deltas: Map<string, { key: unknown[]; delta: number }>,
-  ): Promise<void> {
+  private async upsert(manager: EntityManager, table: string, key: string, deltas: Deltas): Promise<void> {
     const rows = [...deltas.values()]
       .filter((entry) => entry.delta !== 0)
       .sort((a, b) => compareKeys(a.key, b.key));
@@ -270,7 +249,35 @@ export class AssetWordTalliesRepository {
   }
 }
 
-/** The order of the table's primary key: token (byte order), set, state, attributes. */
+/** Rows of a tallies table by their key (as JSON), each with what a write adds to it. */
+type Deltas = Map<string, { key: unknown[]; delta: number }>;
+
+/**
+ * What an asset's move from `before` to `after` (either absent) adds to the rows `keysOf` names: -1 to
+ * each row of `before`, +1 to each of `after` (a row in both adds 0; `upsert` skips it).
+ */
+function deltasOf(
+  before: CountedWords | undefined,
+  after: CountedWords | undefined,
+  keysOf: (counted: CountedWords) => unknown[][],
+): Deltas {
+  const deltas: Deltas = new Map();
+  for (const [counted, delta] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    if (counted === undefined) continue;
+    for (const key of keysOf(counted)) {
+      const text = JSON.stringify(key);
+      const entry = deltas.get(text) ?? { key, delta: 0 };
+      entry.delta += delta;
+      deltas.set(text, entry);
+    }
+  }
+  return deltas;
+}
+
+/** The order of a tallies table's primary key: token (byte order), then the numbers and texts in order. */
 function compareKeys(a: unknown[], b: unknown[]): number {
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
