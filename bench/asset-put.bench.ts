@@ -1,9 +1,10 @@
 /**
  * Asset PUT throughput (issue 35: what keeping the word tallies costs writes): on a fresh MySQL/MariaDB
  * database (DAM_TEST_MYSQL_URL), or SQLite with `--sqlite`, 200 assets with a title, description and
- * keywords of seed words, then `--puts N` (400) sequential `PUT /rest/assets/{id}` over HTTP, each changing
- * the title and keywords (new words, some kept) and every fourth the levels. Prints PUTs per second and
- * the p50/p95 of one PUT. Run it from two checkouts in turn to compare them side by side.
+ * keywords of seed words, each in one of 4 categories, then `--puts N` (400) sequential
+ * `PUT /rest/assets/{id}` over HTTP, each changing the title and keywords (new words, some kept), every
+ * fourth the levels and every eighth (another) the category. Prints PUTs per second and the p50/p95 of one
+ * PUT. Run it from two checkouts in turn to compare them side by side (the same file in both: copy it).
  *
  *   npx ts-node -r tsconfig-paths/register --transpile-only bench/asset-put.bench.ts [--sqlite] [--puts N]
  */
@@ -14,6 +15,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { AppConfig } from '@dam/core';
+import { DataSource } from 'typeorm';
 import { createApp } from '../apps/api/src/create-app';
 import { random, WORDS } from './asset-search-seed';
 import { fmt, percentile, withMysqlBenchApp } from './mysql-bench-app';
@@ -23,7 +25,10 @@ const arg = (name: string, fallback: number): number =>
 const PUTS = arg('--puts', 400);
 const ASSETS = 200;
 
-async function run(base: string, token: string): Promise<void> {
+/** The categories attribute (system attribute 10 on a fresh database). */
+const CATEGORIES_ATTRIBUTE = '10';
+
+async function run(base: string, token: string, dataSource: DataSource): Promise<void> {
   const call = async (method: string, url: string, body?: unknown): Promise<{ id: number }> => {
     const response = await fetch(base + url, {
       method,
@@ -39,6 +44,20 @@ async function run(base: string, token: string): Promise<void> {
     Array.from({ length: n }, () => WORDS[Math.floor(next() ** 3 * 200)]).join(' ');
   const levels: number[] = [];
   for (let i = 0; i < 4; i++) levels.push((await call('POST', '/rest/access-levels', { name: `L${i}` })).id);
+  // Categories have no POST in the API: rows, as the test fixtures insert them.
+  const categories: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const name = `bench-category-${i}`;
+    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+    await dataSource.query(
+      'INSERT INTO categories (name, description, parent_id, created_at, updated_at) VALUES (?, NULL, NULL, ?, ?)',
+      [name, now, now],
+    );
+    const [row] = (await dataSource.query('SELECT id FROM categories WHERE name = ?', [name])) as Array<{
+      id: unknown;
+    }>;
+    categories.push(Number(row.id));
+  }
   const ids: number[] = [];
   for (let i = 0; i < ASSETS; i++) {
     const { id } = await call('POST', '/rest/assets', {
@@ -50,6 +69,7 @@ async function run(base: string, token: string): Promise<void> {
         { id: '1', value: words(3) },
         { id: '2', value: words(4) },
         { id: '3', value: words(2) },
+        { id: CATEGORIES_ATTRIBUTE, value: String(categories[i % 4]) },
       ],
     });
     ids.push(id);
@@ -64,6 +84,12 @@ async function run(base: string, token: string): Promise<void> {
       ],
     };
     if (i % 4 === 0) body.accessLevels = [{ id: levels[(i / 4) % 4] }];
+    if (i % 8 === 2) {
+      (body.attributes as unknown[]).push({
+        id: CATEGORIES_ATTRIBUTE,
+        value: String(categories[(i >> 3) % 4]),
+      });
+    }
     const at = performance.now();
     await call('PUT', `/rest/assets/${ids[i % ASSETS]}`, body);
     times.push(performance.now() - at);
@@ -77,7 +103,7 @@ async function run(base: string, token: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (!process.argv.includes('--sqlite')) {
-    await withMysqlBenchApp(false, ({ base, token }) => run(base, token));
+    await withMysqlBenchApp(false, ({ app, base, token }) => run(base, token, app.get(DataSource)));
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dam-put-'));
@@ -104,7 +130,7 @@ async function main(): Promise<void> {
         client_secret: secret,
       }),
     });
-    await run(base, ((await response.json()) as { access_token: string }).access_token);
+    await run(base, ((await response.json()) as { access_token: string }).access_token, app.get(DataSource));
   } finally {
     await app.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@ import { TestApp } from './helpers/test-app';
  * and attributes holding the word, kept in the transaction of each write). Here it must equal, for a
  * viewer of every level (admin), of some levels (viewer, other) and an uploader with hidden uploads of
  * their own, and after every kind of write, the number of assets a walk through every page finds
- * (`count=false` pages count nothing), and so must the total and the access level facet beside facets.
+ * (`count=false` pages count nothing), and so must the total and the access level facet beside facets,
+ * and the category and year facets (from the word facet tallies) the GROUP BY of the brute force's matches.
  */
 describe('GET /rest/asset-search: the total of a common word, counted from the word tallies', () => {
   let t: TestApp;
@@ -49,6 +50,21 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
             (value) => [value.value, value.count],
           );
           expect({ who, query, facet: Object.fromEntries(facet) }).toEqual({ who, query, facet: levels });
+          // The categories and years from the word's facet tallies, against the GROUP BY over the brute
+          // force's matches (the word OR a word no asset has).
+          const facets = 'categories,accessLevels,dateAdded:year';
+          const [tallied, grouped] = await Promise.all(
+            [query, query.replace(`keywords=${word}`, `keywords=${word}+OR+zzqqnone`)].map(
+              async (q) =>
+                (await api.get(`/rest/asset-search?${q}&facets=${facets}`, token).expect(200)).body,
+            ),
+          );
+          expect({ who, query, facets: tallied.facets, total: tallied.total }).toEqual({
+            who,
+            query,
+            facets: grouped.facets,
+            total: walked,
+          });
         }
       }
     }
@@ -101,6 +117,7 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
     const { title, description, keywords } = ATTRIBUTE;
     ids.live = await createAsset({
       levels: [w.levelA],
+      categories: [w.categoryP],
       values: [
         [title, 'Logo red'],
         [keywords, 'logo, brand'],
@@ -108,6 +125,7 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
     });
     ids.twoLevels = await createAsset({
       levels: [w.levelA, w.levelB],
+      categories: [w.categoryP, w.categoryC],
       values: [
         [description, 'the brand logo'],
         [w.notes, 'fresh'],
@@ -115,6 +133,7 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
     });
     ids.pending = await createAsset({
       levels: [w.levelA],
+      categories: [w.categoryC],
       token: w.uploader.token,
       values: [[title, 'Fresh logo']],
     });
@@ -149,11 +168,17 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
     expect(await walk('keywords=red', t.adminToken)).toBe(2);
   });
 
-  it('stays exact when keywords, levels and the approval state change', async () => {
+  it('stays exact when keywords, levels, categories and the approval state change', async () => {
     const put = (id: number, body: object, token = t.adminToken) =>
       api.put(`/rest/assets/${id}`, token, body).expect(200);
     await put(ids.live, { attributes: [{ id: String(ATTRIBUTE.keywords), value: 'fresh' }] });
     await put(ids.elsewhere, { accessLevels: [{ id: w.levelA }, { id: w.levelB }] });
+    // Categories change: into two, out of one, out of all.
+    const categories = (id: number, value: string) =>
+      put(id, { attributes: [{ id: String(ATTRIBUTE.categories), value }] });
+    await categories(ids.elsewhere, `${w.categoryP},${w.categoryC}`);
+    await categories(ids.twoLevels, String(w.categoryC));
+    await categories(ids.live, '');
     await expectWordTotalsExact();
     await put(ids.draft, { submitted: true }, w.uploader.token);
     await api.post(`/rest/assets/${ids.pending}/approve`, w.approver.token, {}).expect(200);

@@ -29,5 +29,10 @@ export {
   recountAssetLevelSets,
 } from './tallies/asset-level-sets';
 export type { RunQuery } from './tallies/asset-level-sets';
-export { recountAssetWordTallies, WORD_TALLIES } from './tallies/asset-word-tallies';
+export {
+  recountAssetWordFacetTallies,
+  recountAssetWordTallies,
+  WORD_FACET_TALLIES,
+  WORD_TALLIES,
+} from './tallies/asset-word-tallies';
 export { applyPlannerStatistics, REFERENCE_STATISTICS } from './planner-statistics/sqlite-planner-statistics';

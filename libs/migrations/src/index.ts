@@ -33,6 +33,7 @@ import { RenditionTasks1732359600000 } from './1732359600000-rendition-tasks';
 import { AssetWordTallies1732363200000 } from './1732363200000-asset-word-tallies';
 import { TrashTally1732381200000 } from './1732381200000-trash-tally';
 import { LightboxAddedMilliseconds1732388400000 } from './1732388400000-lightbox-added-milliseconds';
+import { AssetWordFacetTallies1732395600000 } from './1732395600000-asset-word-facet-tallies';
 
 /** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   AssetWordTallies1732363200000,
   TrashTally1732381200000,
   LightboxAddedMilliseconds1732388400000,
+  AssetWordFacetTallies1732395600000,
 ];

@@ -22,7 +22,6 @@ import {
   onlyVisibility,
   shareSeenBy,
   singleWord,
-  TalliedAssetFacet,
   TalliedCounts,
 } from './tallied-counts.service';
 import { compileWord } from './word-walk';
@@ -136,8 +135,8 @@ export class AssetQueries {
   }
 
   /**
-   * Facets of one word (`singleWord`): the total and the access levels from the word's tallies, any other
-   * facet a GROUP BY of its own over the word's matches (side by side).
+   * Facets of one word (`singleWord`): the total, the access levels, categories and years from the word's
+   * tallies (`wordFacets`), any other facet a GROUP BY of its own over the word's matches (side by side).
    */
   private async wordFacetCounts(
     filter: AssetFilter,
@@ -146,13 +145,13 @@ export class AssetQueries {
     facets: AssetFacet[],
     limit: number,
   ): Promise<AssetFacets> {
-    const byWord = (facet: AssetFacet): facet is TalliedAssetFacet => facet.kind === 'accessLevel';
+    const byWord = isTalliedFacet;
     const grouped = facets.filter((facet) => !byWord(facet));
     const rows = await this.tallied.wordTallies(word);
     const [total, counted, fromTallies] = await Promise.all([
       this.tallied.wordTotal(filter, rows),
       grouped.length === 0 ? [] : this.facets.separately(search, grouped, limit),
-      this.tallied.wordFacets(filter, facets.filter(byWord), rows, limit),
+      this.tallied.wordFacets(filter, word, facets.filter(byWord), rows, limit),
     ]);
     const counts = facets.map((facet) =>
       byWord(facet) ? (fromTallies.shift() ?? []) : (counted.shift() ?? []),

@@ -12,7 +12,7 @@ import {
   TalliedFacet,
 } from '../tallies/asset-level-sets';
 import { idSetKey, idSetText, parseIdSetText } from '../tallies/id-set-key';
-import { recountAssetWordTallies } from '../tallies/asset-word-tallies';
+import { recountAssetWordFacetTallies, recountAssetWordTallies } from '../tallies/asset-word-tallies';
 import { AssetWords, AssetWordTalliesRepository, CountedWords } from './asset-word-tallies.repository';
 import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
@@ -231,6 +231,7 @@ export class AssetTalliesRepository {
       await recountAssetCategorySets(query, this.isMysql());
       await recountAssetFacetTallies(query, this.isMysql());
       await recountAssetWordTallies(query, this.isMysql());
+      await recountAssetWordFacetTallies(query, this.isMysql());
       return rows;
     });
   }
@@ -368,10 +369,13 @@ function tallyKey(levelSetId: number, state: TalliedState): string {
   return `${String(levelSetId).padStart(10, '0')}:${Number(state.submitted)}:${Number(state.uploadPending)}`;
 }
 
-/** Where the word tallies count an asset of this set of levels and state, with its words. */
-function countedWords(levelSetId: number, state: TalliedState & { words: AssetWords }): CountedWords {
-  const { submitted, uploadPending } = state;
-  return { place: { levelSetId, submitted, uploadPending }, words: state.words };
+/** Where the word tallies count an asset of this set of levels, state and facet values, with its words. */
+function countedWords(
+  levelSetId: number,
+  state: TalliedState & { words: AssetWords; facetValues: FacetValues },
+): CountedWords {
+  const { submitted, uploadPending, facetValues } = state;
+  return { place: { levelSetId, submitted, uploadPending, facetValues }, words: state.words };
 }
 
 function sameState(a: TalliedState, b: TalliedState): boolean {

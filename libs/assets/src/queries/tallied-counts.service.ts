@@ -6,7 +6,8 @@ import { visibleLevelSets, VisibleLevelSets, visibleThroughLevels } from '../rul
 import { AssetCountRepository } from './asset-count.repository';
 import { AssetFacetsRepository } from './asset-facets.repository';
 import { AssetTalliesRepository, Tally } from './asset-tallies.repository';
-import { AssetWordTalliesRepository, WordTally } from './asset-word-tallies.repository';
+import { AssetWordTalliesRepository, CountedPlaces, WordTally } from './asset-word-tallies.repository';
+import { idSetText } from '../tallies/id-set-key';
 
 /** Beyond this many sets of levels, a viewer's visibility is probed per asset instead (levelSetsOf). */
 const MAX_LEVEL_SETS = 1000;
@@ -50,11 +51,14 @@ export class TalliedCounts {
   }
 
   /**
-   * The access level facets of the filter's one word, from its tallies as `wordTotal` counts them (a set of
-   * levels to each of its levels), plus the viewer's own uploads with the word that would not pass it.
+   * The facets of the filter's one word as `wordTotal` counts it, plus the viewer's own uploads with the
+   * word that would not pass it: the access levels from its tallies (a set of levels to each of its
+   * levels), the categories and years from its rows of the WORD_FACET_TALLIES in the places its counted
+   * tallies name (summed by the database, a row per value back; no match is read).
    */
   async wordFacets(
     filter: AssetFilter,
+    word: string,
     facets: TalliedAssetFacet[],
     rows: WordTally[],
     limit: number,
@@ -63,14 +67,23 @@ export class TalliedCounts {
     const viewer = filter.visibleTo;
     const counted = wordCountedBy(filter);
     const { submitted, keywords } = filter;
-    const ownHidden =
+    const places = countedPlaces(rows, counted);
+    const [ownHidden, ...perFacet] = await Promise.all([
       viewer === undefined || viewer.grants.all
         ? []
-        : await this.ownHiddenFacets(viewer, { submitted, keywords }, facets);
-    const perLevel = rows
-      .filter(counted)
-      .flatMap((row) => row.accessLevelIds.map((value) => ({ value, assets: row.assets })));
-    return facets.map((_, i) => topCounts(perLevel, ownHidden[i] ?? [], limit));
+        : this.ownHiddenFacets(viewer, { submitted, keywords }, facets),
+      ...facets.map(async (facet): Promise<Array<{ value: number; assets: number }>> =>
+        facet.kind === 'accessLevel'
+          ? rows
+              .filter(counted)
+              .flatMap((row) => row.accessLevelIds.map((value) => ({ value, assets: row.assets })))
+          : (await this.words.facetCounts(word, facet.kind, places)).map(({ value, count }) => ({
+              value,
+              assets: count,
+            })),
+      ),
+    ]);
+    return perFacet.map((values, i) => topCounts(values, ownHidden[i] ?? [], limit));
   }
 
   /**
@@ -212,6 +225,37 @@ export function singleWord(filter: AssetFilter): string | undefined {
   if (keywords === undefined || !onlyVisibility(rest)) return undefined;
   const query = keywords.query;
   return query.kind === 'term' && !query.prefix && query.tokens.length === 1 ? query.tokens[0] : undefined;
+}
+
+/**
+ * The places (set of levels, state; attributes holding the word) of a word's tallies that `counted`
+ * keeps, as the conditions of its facet tallies' rows: whether a row counts depends on its place and on
+ * its attributes apart, so the counted rows are those in a counted place and a counted set of attributes.
+ * A side every row of the word passes is left undefined (no condition).
+ */
+function countedPlaces(rows: WordTally[], counted: (row: WordTally) => boolean): CountedPlaces {
+  const kept = rows.filter(counted);
+  const placeKey = (row: WordTally) => `${Number(row.submitted)}:${Number(row.uploadPending)}`;
+  const allPlaces = new Set(rows.map((row) => `${placeKey(row)}:${row.levelSetId}`));
+  const keptPlaces = new Set(kept.map((row) => `${placeKey(row)}:${row.levelSetId}`));
+  const allAttributes = new Set(rows.map((row) => idSetText(row.attributeIds)));
+  const keptAttributes = new Set(kept.map((row) => idSetText(row.attributeIds)));
+  const byState = new Map<string, { submitted: boolean; uploadPending: boolean; levelSetIds: number[] }>();
+  for (const key of keptPlaces) {
+    const [submitted, uploadPending, levelSetId] = key.split(':').map(Number);
+    const state = `${submitted}:${uploadPending}`;
+    const entry = byState.get(state) ?? {
+      submitted: submitted === 1,
+      uploadPending: uploadPending === 1,
+      levelSetIds: [],
+    };
+    entry.levelSetIds.push(levelSetId);
+    byState.set(state, entry);
+  }
+  return {
+    places: keptPlaces.size === allPlaces.size ? undefined : [...byState.values()],
+    attributeIds: keptAttributes.size === allAttributes.size ? undefined : [...keptAttributes],
+  };
 }
 
 /** Whether a word tally's assets match the filter for its viewer: `countedBy`, in a searched attribute. */
