@@ -1,12 +1,13 @@
 /**
  * CPU time per GET, A/B (issue 29): the server process's utime + stime (/proc/PID/stat) over BENCH_GETS
- * (20,000) GETs at 32 connections, after 2,000 warm-up ones, for each subject in interleaved rounds
- * (BENCH_ROUNDS, 3), medians. On a loaded machine req/s says little; the CPU a request costs the server
- * holds much better. Subjects: the service from dist/ (this build), from BENCH_BASE_DIST (another build's
- * dist folder inside the repository, e.g. `dist-base`, when set), both with npm start's node flags, and the
- * bare NestJS app answering the same JSON as pass-through text. Prints a table; writes nothing. Run:
- *   npx tsc -b tsconfig.build.json && node node_modules/ts-node/dist/bin.js -r tsconfig-paths/register \
- *     --transpile-only bench/cpu-per-get.ts
+ * (20,000) GETs at 32 connections, after BENCH_WARM_GETS (10,000) warm-up ones, for each subject in
+ * interleaved rounds (BENCH_ROUNDS, 3), medians. On a loaded machine req/s says little; the CPU a request
+ * costs the server holds much better. Subjects: the service from dist/ (this build), from BENCH_BASE_DIST
+ * (another build's dist folder inside the repository, e.g. `dist-base`, when set), both with npm start's
+ * node flags, and the bare NestJS app answering the same JSON as pass-through text. BENCH_CPU_PROF=<dir>:
+ * this build writes a V8 CPU profile there. Prints a table; writes nothing. Run:
+ *   npm run build && BENCH_BASE_DIST=dist-base npx ts-node -r tsconfig-paths/register --transpile-only \
+ *     bench/cpu-per-get.ts
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +18,8 @@ import { createAsset } from './upload-steps';
 
 const GETS = Number(process.env.BENCH_GETS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** GETs before the rounds: with 2,000 the first round still ran 20-30 % higher (the JIT still at work). */
+const WARM_GETS = Number(process.env.BENCH_WARM_GETS ?? 10_000);
 const NPM_START_FLAGS = ['--expose-gc', '--max-semi-space-size=16'];
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
     samples: [],
   });
   try {
-    for (const subject of subjects) await fire(subject, 2_000);
+    for (const subject of subjects) await fire(subject, WARM_GETS);
     for (let round = 0; round < ROUNDS; round++) {
       for (const subject of subjects) {
         const before = cpuSeconds(subject.server.pid ?? 0);
