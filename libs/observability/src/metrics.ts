@@ -4,7 +4,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { JobRunObserver, JobRunOutcome } from '@dam/jobs';
-import { elapsedMs, measureTraffic, routePatternOf } from './traffic';
+import { elapsedMs, measureTraffic, routePatternOf, trafficOf } from './traffic';
+
+const OBSERVED = Symbol('observed');
+type Observed = ServerResponse & { [OBSERVED]?: { metrics: Metrics; request: IncomingMessage } };
+type DurationLabels = Readonly<{ method: string; route: string; status: string }>;
+
+function responseClosed(this: Observed): void {
+  const observed = this[OBSERVED];
+  if (observed === undefined) return;
+  this[OBSERVED] = undefined;
+  observed.metrics.closed(observed.request, this);
+}
 
 /** Requests that matched no route share one label value, so a scan of random paths cannot grow the series. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -33,6 +44,7 @@ interface Mysql2Pool {
 @Injectable()
 export class Metrics extends JobRunObserver {
   readonly registry = new Registry();
+  private readonly labelSets = new Map<string, DurationLabels>();
   private readonly duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request to the end of its response, by method, route pattern and status',
@@ -91,19 +103,38 @@ export class Metrics extends JobRunObserver {
 
   /** Counts the request in flight until its response ends (or the connection goes), then observes it. */
   observe(request: IncomingMessage, response: ServerResponse): void {
-    const traffic = measureTraffic(request, response);
+    measureTraffic(request, response);
     this.inFlight.inc();
-    response.once('close', () => {
-      this.inFlight.dec();
-      const route = routePatternOf(request) ?? UNMATCHED_ROUTE;
-      const status = response.writableFinished ? String(response.statusCode) : 'aborted';
-      this.duration.observe(
-        { method: request.method ?? 'UNKNOWN', route, status },
-        elapsedMs(traffic) / 1000,
-      );
-      if (traffic.received > 0) this.uploaded.inc({ route }, traffic.received);
-      if (traffic.sent > 0) this.downloaded.inc({ route }, traffic.sent);
-    });
+    (response as Observed)[OBSERVED] = { metrics: this, request };
+    // One listener function for every response (no closure per request).
+    response.on('close', responseClosed);
+  }
+
+  /** Called once per response, when it closed. */
+  closed(request: IncomingMessage, response: ServerResponse): void {
+    this.inFlight.dec();
+    const traffic = trafficOf(request);
+    const route = routePatternOf(request) ?? UNMATCHED_ROUTE;
+    const status = response.writableFinished ? response.statusCode : 'aborted';
+    this.duration.observe(
+      this.durationLabels(request.method ?? 'UNKNOWN', route, status),
+      traffic === undefined ? 0 : elapsedMs(traffic) / 1000,
+    );
+    if (traffic === undefined) return;
+    if (traffic.received > 0) this.uploaded.inc({ route }, traffic.received);
+    if (traffic.sent > 0) this.downloaded.inc({ route }, traffic.sent);
+  }
+
+  /** The label set of one method, route and status, made once (routes and statuses are few). */
+  private durationLabels(method: string, route: string, status: number | 'aborted'): DurationLabels {
+    const key = `${method} ${status} ${route}`;
+    let labels = this.labelSets.get(key);
+    if (labels === undefined) {
+      labels = Object.freeze({ method, route, status: String(status) });
+      // Bounded: methods are whatever clients send; past the bound the set is made per request.
+      if (this.labelSets.size < 1000) this.labelSets.set(key, labels);
+    }
+    return labels;
   }
 
   /** Every registered job gets its series at boot (0 runs), so an alert on them needs no `absent()`. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -14,7 +14,8 @@ export interface Traffic {
 
 // Kept on the request itself, under symbols: cheaper than WeakMaps for objects that live one request.
 const ID = Symbol('requestId');
-const TRAFFIC = Symbol('traffic');
+// Global symbols: the prototypes' counting (below) serves every copy of this module.
+const TRAFFIC = Symbol.for('@dam/observability traffic');
 type Tracked = IncomingMessage & { [ID]?: string; [TRAFFIC]?: Traffic };
 
 /**
@@ -36,31 +37,50 @@ export function requestIdOf(request: IncomingMessage, response: ServerResponse):
 /**
  * Starts counting the request's body bytes both ways, without consuming or buffering anything: incoming
  * bytes as the HTTP parser pushes them into the request stream (plus what it had pushed already),
- * outgoing ones as they are written to the response. Idempotent.
+ * outgoing ones as they are written to the response. Idempotent. The counting is done by `push`, `write`
+ * and `end` of the node:http prototypes, patched once (installCounting), for requests that carry a
+ * Traffic: no closure or own method per request (the instances keep their shape).
  */
 export function measureTraffic(request: IncomingMessage, response: ServerResponse): Traffic {
   const existing = (request as Tracked)[TRAFFIC];
   if (existing !== undefined) return existing;
   const measured: Traffic = { startedAt: process.hrtime.bigint(), received: request.readableLength, sent: 0 };
   (request as Tracked)[TRAFFIC] = measured;
-
-  const push = request.push;
-  request.push = function (this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding): boolean {
-    measured.received += sizeOf(chunk, encoding);
-    return push.call(this, chunk, encoding);
-  };
-  const write = response.write as (...args: unknown[]) => boolean;
-  response.write = function (this: ServerResponse, ...args: unknown[]): boolean {
-    measured.sent += sizeOf(args[0], args[1]);
-    return write.apply(this, args);
-  } as ServerResponse['write'];
-  const end = response.end as (...args: unknown[]) => ServerResponse;
-  response.end = function (this: ServerResponse, ...args: unknown[]): ServerResponse {
-    measured.sent += sizeOf(args[0], args[1]);
-    return end.apply(this, args);
-  } as ServerResponse['end'];
+  (response as Counted)[TRAFFIC] = measured;
   return measured;
 }
+
+type Counted = ServerResponse & { [TRAFFIC]?: Traffic };
+
+/** Patches IncomingMessage's `push` and ServerResponse's `write` and `end` (once per process). */
+function installCounting(): void {
+  const requests = IncomingMessage.prototype as IncomingMessage & { [COUNTING]?: true };
+  if (requests[COUNTING] === true) return;
+  requests[COUNTING] = true;
+  const push = requests.push;
+  requests.push = function (this: Tracked, chunk: unknown, encoding?: BufferEncoding): boolean {
+    const measured = this[TRAFFIC];
+    if (measured !== undefined) measured.received += sizeOf(chunk, encoding);
+    return push.call(this, chunk, encoding);
+  };
+  const responses = ServerResponse.prototype;
+  const write = responses.write as (...args: unknown[]) => boolean;
+  responses.write = function (this: Counted, ...args: unknown[]): boolean {
+    const measured = this[TRAFFIC];
+    if (measured !== undefined) measured.sent += sizeOf(args[0], args[1]);
+    return write.apply(this, args);
+  } as ServerResponse['write'];
+  const end = responses.end as (...args: unknown[]) => ServerResponse;
+  responses.end = function (this: Counted, ...args: unknown[]): ServerResponse {
+    const measured = this[TRAFFIC];
+    if (measured !== undefined) measured.sent += sizeOf(args[0], args[1]);
+    return end.apply(this, args);
+  } as ServerResponse['end'];
+}
+
+// A global symbol: two copies of this module (tests load the app more than once) patch only once.
+const COUNTING = Symbol.for('@dam/observability traffic counting');
+installCounting();
 
 export function trafficOf(request: IncomingMessage): Traffic | undefined {
   return (request as Tracked)[TRAFFIC];

@@ -41,6 +41,10 @@ export class DatabaseThrottlerStorage implements ThrottlerStorage {
   }
 }
 
+/** The limit of the throttler while DAM_RATE_LIMIT_PER_MINUTE is unset. */
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+const ALLOWED = Promise.resolve(true);
+
 /** The bearer token of a request, if it presents one. */
 function bearerOf(request: IncomingMessage): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
@@ -54,6 +58,15 @@ function bearerOf(request: IncomingMessage): string | undefined {
  */
 @Injectable()
 export class TokenRateLimitGuard extends ThrottlerGuard {
+  /** Whether no limit is set (known once the throttlers are, at module init). */
+  private unlimited: boolean | undefined;
+
+  /** While no limit is set, every request passes at once: no reflector lookups, no async steps. */
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    this.unlimited ??= this.throttlers.every((throttler) => throttler.limit === UNLIMITED);
+    return this.unlimited ? ALLOWED : super.canActivate(context);
+  }
+
   protected override async throwThrottlingException(
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
@@ -68,7 +81,7 @@ export class TokenRateLimitGuard extends ThrottlerGuard {
 export function tokenThrottlerOptions(config: AppConfig, counters: RateCounters): ThrottlerModuleOptions {
   const limit = config.rateLimitPerMinute;
   return {
-    throttlers: [{ name: 'default', ttl: 60_000, limit: limit ?? Number.MAX_SAFE_INTEGER }],
+    throttlers: [{ name: 'default', ttl: 60_000, limit: limit ?? UNLIMITED }],
     storage: new DatabaseThrottlerStorage(counters),
     skipIf: (context) =>
       limit === undefined ||

@@ -113,7 +113,9 @@ export class TokensService {
     if (accessToken.length < 16 || accessToken.length > 200) return undefined;
     // Kept by the token itself, hashed only to look it up: the hash of every request cost more than the rest
     // of the token's check. The tokens are held in memory only, as long as their holder is.
-    const holder = await this.holders.get(accessToken, (token) => this.holderOf(hashToken(token)));
+    const holder =
+      this.holders.peek(accessToken) ??
+      (await this.holders.get(accessToken, (token) => this.holderOf(hashToken(token))));
     if (holder === null || holder.expiresAt <= Date.now()) return undefined;
     return { actor: holder.actor, clientId: holder.clientId };
   }

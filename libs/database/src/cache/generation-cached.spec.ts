@@ -100,6 +100,35 @@ describe('GenerationLru', () => {
     expect(lru.size).toBe(0);
   });
 
+  it('peek answers a held value without a promise, and nothing once its generation moved or while stale', async () => {
+    const { generations, move } = fakeGenerations();
+    const lru = new GenerationLru<string, number>(generations, ['a'], { capacity: 10 });
+    expect(lru.peek('x')).toBeUndefined();
+    await lru.get('x', async () => 1);
+    expect(lru.peek('x')).toBe(1);
+    move('a');
+    expect(lru.peek('x')).toBeUndefined();
+    expect(lru.size).toBe(0);
+    await lru.get('x', async () => 2);
+    const stale = {
+      ...generations,
+      stampNow: (names: readonly string[]) => Promise.resolve(generations.peek(names)),
+    };
+    expect(new GenerationLru<string, number>(stale, ['a'], { capacity: 10 }).peek('x')).toBeUndefined();
+    expect(lru.peek('x')).toBe(2);
+  });
+
+  it('peek counts as a use for the least recently used order', async () => {
+    const { generations } = fakeGenerations();
+    const lru = new GenerationLru<number, string>(generations, ['a'], { capacity: 2 });
+    await lru.get(1, async () => 'one');
+    await lru.get(2, async () => 'two');
+    expect(lru.peek(1)).toBe('one');
+    await lru.get(3, async () => 'three');
+    expect(lru.peek(1)).toBe('one');
+    expect(lru.peek(2)).toBeUndefined();
+  });
+
   it('getMany loads only the missing keys, in one call', async () => {
     const { generations } = fakeGenerations();
     const lru = new GenerationLru<number, string>(generations, ['a'], { capacity: 10 });

@@ -69,6 +69,21 @@ export class GenerationLru<K, V> {
     return this.entries.size;
   }
 
+  /**
+   * The value held for `key` while the generations are fresh and current, without a promise (the hot
+   * path's answer from memory); undefined when it is not held or the generations must be read first
+   * (then `get`).
+   */
+  peek(key: K): V | undefined {
+    const stamp = this.generations.stampNow(this.names);
+    if (typeof stamp !== 'string' || this.adopt(stamp) !== this.stamp) return undefined;
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
   async get(key: K, load: (key: K) => Promise<V>): Promise<V> {
     const current = this.current();
     const stamp = typeof current === 'string' ? current : await current;
