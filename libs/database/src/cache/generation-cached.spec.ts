@@ -118,6 +118,23 @@ describe('GenerationLru', () => {
     expect(lru.peek('x')).toBe(2);
   });
 
+  it('peek leaves no unhandled rejection when the generations cannot be read (get answers the failure)', async () => {
+    const { generations } = fakeGenerations();
+    const failing = { ...generations, stampNow: () => Promise.reject(new Error('database down')) };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const lru = new GenerationLru<string, number>(failing, ['a'], { capacity: 10 });
+      expect(lru.peek('x')).toBeUndefined();
+      await expect(lru.get('x', async () => 1)).rejects.toThrow('database down');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('peek counts as a use for the least recently used order', async () => {
     const { generations } = fakeGenerations();
     const lru = new GenerationLru<number, string>(generations, ['a'], { capacity: 2 });

@@ -76,7 +76,13 @@ export class GenerationLru<K, V> {
    */
   peek(key: K): V | undefined {
     const stamp = this.generations.stampNow(this.names);
-    if (typeof stamp !== 'string' || this.adopt(stamp) !== this.stamp) return undefined;
+    if (typeof stamp !== 'string') {
+      // The generations are being read: `get` waits for that reading and answers its failure (a database
+      // that is down); this promise of it would otherwise reject unhandled.
+      stamp.catch(() => undefined);
+      return undefined;
+    }
+    if (this.adopt(stamp) !== this.stamp) return undefined;
     const value = this.entries.get(key);
     if (value === undefined) return undefined;
     this.entries.delete(key);
