@@ -59,6 +59,44 @@ export class RateCounters {
     }
   }
 
+  /**
+   * One hit on each of `keys`, as one step: concurrent callers are counted in the same order on every key,
+   * so "the hits before mine" names the same callers on each (an attempt is never first on one key and
+   * overtaken on another). On MySQL one transaction takes the rows' locks in key order; on SQLite the
+   * statements run back to back, as one writer does them.
+   */
+  async hitAll(keys: string[], windowMs: number, now = Date.now()): Promise<CounterWindow[]> {
+    if (this.dataSource.options.type === 'better-sqlite3') {
+      return Promise.all(keys.map((key) => this.hit(key, windowMs, now)));
+    }
+    this.purgeNowAndThen(now);
+    const ordered = [...new Set(keys)].sort();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const windows = await this.dataSource.transaction(async (manager) => {
+          const found = new Map<string, CounterWindow>();
+          for (const key of ordered) {
+            await manager.query(
+              `INSERT INTO ${TABLE} (counter_key, hits, window_ends_at) VALUES (?, 1, ?)
+               ON DUPLICATE KEY UPDATE hits = IF(window_ends_at <= ?, 1, hits + 1),
+                 window_ends_at = IF(window_ends_at <= ?, VALUES(window_ends_at), window_ends_at)`,
+              [key, now + windowMs, now, now],
+            );
+            const rows = (await manager.query(
+              `SELECT hits, window_ends_at FROM ${TABLE} WHERE counter_key = ?`,
+              [key],
+            )) as RawWindow[];
+            found.set(key, toWindow(rows[0]));
+          }
+          return found;
+        });
+        return keys.map((key) => windows.get(key) as CounterWindow);
+      } catch (error) {
+        if (attempt >= 5 || !isDeadlock(error)) throw error;
+      }
+    }
+  }
+
   private hitInTransaction(key: string, parameters: unknown[]): Promise<CounterWindow> {
     return this.dataSource.transaction(async (manager) => {
       // MySQL assigns left to right: `hits` is decided on the old window_ends_at, which is set after it.

@@ -55,8 +55,10 @@ export class LoginThrottle {
       addresses: before.get(keys.addresses)?.hits ?? 0,
     });
     if (locked !== undefined) return this.refuse(locked);
-    const [pair, addressWindow, subjectWindow] = await Promise.all(
-      [keys.pair, keys.address, keys.subject].map((key) => this.counters.hit(key, windowMs)),
+    // One step for the three: concurrent attempts are then counted in the same order on each of them.
+    const [pair, addressWindow, subjectWindow] = await this.counters.hitAll(
+      [keys.pair, keys.address, keys.subject],
+      windowMs,
     );
     const counted = [keys.pair, keys.address, keys.subject];
     let addresses = before.get(keys.addresses)?.hits ?? 0;
