@@ -63,12 +63,14 @@ const leftToTheOtherLeg = process.env.DAM_TEST_MATRIX === 'mysql' ? MATRIX_INDEP
 
 const shared = {
   preset: 'ts-jest',
-  testEnvironment: 'node',
+  // One vm context per worker and project, so that packages load once per worker: see the two files.
+  testEnvironment: '<rootDir>/test/jest/shared-context-environment.js',
   moduleNameMapper: { '^@dam/([a-z0-9-]+)$': '<rootDir>/libs/$1/src' },
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json', 'node'],
-  // Jest's runtime with each module's compiled code kept between the files of a worker: see the file.
-  runtime: '<rootDir>/test/jest/code-cached-runtime.js',
+  // Jest's runtime with each module's compiled code kept between the files of a worker, and node_modules
+  // loaded once per worker: see the file.
+  runtime: '<rootDir>/test/jest/shared-modules-runtime.js',
 };
 
 // testTimeout and slowTestThreshold are global options: Jest ignores them inside `projects`.
@@ -76,6 +78,9 @@ const config: Config = {
   testTimeout: 120_000,
   // Each e2e file has its own database and port, so files run side by side (Jest's default is cores - 1).
   maxWorkers: 2,
+  // A worker keeps what each file's jest-circus leaves on the shared global (test/jest/shared-context-
+  // environment.js): about 13 MB of heap per e2e file. Past this, Jest starts a fresh worker after the file.
+  workerIdleMemoryLimit: '700MB',
   slowTestThreshold: 30,
   projects: [
     {
