@@ -63,27 +63,43 @@ export function reusedJsonBytes(body: object): Buffer | undefined {
 
 /** Tags the next body `response` sends (res.json and a negotiated XML string both end in res.send). */
 export function tagWhenSent(response: Response, representation: object): void {
-  const method = (response.req as { method?: string } | undefined)?.method;
-  if (method !== 'GET' && method !== 'HEAD') return;
-  const version = (representation as { [VERSION]?: number })[VERSION];
-  const memo = serialized.get(representation);
+  if (!isRead(response)) return;
   const send = response.send;
   response.send = function (this: Response, body?: unknown) {
     response.send = send;
-    if (this.statusCode === 200 && (typeof body === 'string' || Buffer.isBuffer(body))) {
-      // The JSON text of a reused representation has one tag; an XML answer of it is hashed each time.
-      const tag =
-        memo !== undefined && (body === memo.bytes || body === memo.json)
-          ? (memo.tag ??= entityTag(body, version))
-          : entityTag(body, version);
-      this.setHeader('ETag', tag);
-      // A matching If-None-Match is answered 304 whatever the request's Cache-Control says: Express's
-      // freshness check refuses on `no-cache`, which fetch adds to every conditional request, but that
-      // directive tells caches to revalidate (RFC 9111 §5.2.1.4), and this answer is the revalidation.
-      if (etagMatches(this.req.get('if-none-match'), tag)) this.status(304);
-    }
+    if (typeof body === 'string' || Buffer.isBuffer(body)) tagAnswer(this, representation, body);
     return send.call(this, body);
   } as Response['send'];
+}
+
+/**
+ * Tags `response` now, for `body` it is about to send (the reused JSON bytes of `representation`): what
+ * `tagWhenSent` does when the body is known already, without wrapping `send` in a closure per answer.
+ */
+export function tagBeforeSending(response: Response, representation: object, body: string | Buffer): void {
+  if (isRead(response)) tagAnswer(response, representation, body);
+}
+
+function isRead(response: Response): boolean {
+  const method = (response.req as { method?: string } | undefined)?.method;
+  return method === 'GET' || method === 'HEAD';
+}
+
+/** The ETag of a 200 answer of `representation` whose body is `body`, and 304 when If-None-Match names it. */
+function tagAnswer(response: Response, representation: object, body: string | Buffer): void {
+  if (response.statusCode !== 200) return;
+  const version = (representation as { [VERSION]?: number })[VERSION];
+  const memo = serialized.get(representation);
+  // The JSON text of a reused representation has one tag; an XML answer of it is hashed each time.
+  const tag =
+    memo !== undefined && (body === memo.bytes || body === memo.json)
+      ? (memo.tag ??= entityTag(body, version))
+      : entityTag(body, version);
+  response.setHeader('ETag', tag);
+  // A matching If-None-Match is answered 304 whatever the request's Cache-Control says: Express's
+  // freshness check refuses on `no-cache`, which fetch adds to every conditional request, but that
+  // directive tells caches to revalidate (RFC 9111 §5.2.1.4), and this answer is the revalidation.
+  if (etagMatches(response.req.get('if-none-match'), tag)) response.status(304);
 }
 
 function entityTag(body: string | Buffer, version: number | undefined): string {

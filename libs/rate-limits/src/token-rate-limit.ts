@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable, Module } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import {
   ThrottlerGuard,
@@ -43,7 +43,6 @@ export class DatabaseThrottlerStorage implements ThrottlerStorage {
 
 /** The limit of the throttler while DAM_RATE_LIMIT_PER_MINUTE is unset. */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
-const ALLOWED = Promise.resolve(true);
 
 /** The bearer token of a request, if it presents one. */
 function bearerOf(request: IncomingMessage): string | undefined {
@@ -53,20 +52,11 @@ function bearerOf(request: IncomingMessage): string | undefined {
 
 /**
  * DAM_RATE_LIMIT_PER_MINUTE requests per access token and minute, across instances; the next answers 429
- * with `Retry-After` (plain text, through the error filter). Requests without a bearer token, and every
- * request while the variable is unset, are not counted.
+ * with `Retry-After` (plain text, through the error filter). Requests without a bearer token are not
+ * counted. Asked only while the variable is set (`TokenRateLimits`).
  */
 @Injectable()
 export class TokenRateLimitGuard extends ThrottlerGuard {
-  /** Whether no limit is set (known once the throttlers are, at module init). */
-  private unlimited: boolean | undefined;
-
-  /** While no limit is set, every request passes at once: no reflector lookups, no async steps. */
-  override canActivate(context: ExecutionContext): Promise<boolean> {
-    this.unlimited ??= this.throttlers.every((throttler) => throttler.limit === UNLIMITED);
-    return this.unlimited ? ALLOWED : super.canActivate(context);
-  }
-
   protected override async throwThrottlingException(
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
@@ -75,6 +65,27 @@ export class TokenRateLimitGuard extends ThrottlerGuard {
       `more than ${detail.limit} requests a minute with this access token; try again in ${detail.timeToBlockExpire} s`,
       detail.timeToBlockExpire,
     );
+  }
+}
+
+/**
+ * The global guard: while DAM_RATE_LIMIT_PER_MINUTE is unset, every request passes at once with a plain
+ * `true` (no reflector lookups, no async steps: Nest's guards consumer awaits anything but a boolean,
+ * two more promises and microtask turns per request); else the throttler decides.
+ */
+@Injectable()
+export class TokenRateLimits implements CanActivate {
+  private readonly limited: boolean;
+
+  constructor(
+    config: AppConfig,
+    private readonly throttler: TokenRateLimitGuard,
+  ) {
+    this.limited = config.rateLimitPerMinute !== undefined;
+  }
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return this.limited ? this.throttler.canActivate(context) : true;
   }
 }
 
@@ -104,6 +115,6 @@ export function tokenThrottlerOptions(config: AppConfig, counters: RateCounters)
       useFactory: tokenThrottlerOptions,
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: TokenRateLimitGuard }],
+  providers: [TokenRateLimitGuard, { provide: APP_GUARD, useClass: TokenRateLimits }],
 })
 export class RateLimitsModule {}

@@ -6,10 +6,10 @@ import { IS_PUBLIC } from '@dam/http';
 import { UrlSigner } from '@dam/storage';
 import type { Request } from 'express';
 import { BlockList, isIPv4 } from 'node:net';
-import { TokensService } from '../oauth/tokens.service';
+import { TokenBearer, TokensService } from '../oauth/tokens.service';
 import { OidcAuthenticator } from '../oidc/oidc.authenticator';
 import { UsersService } from '../users/users.service';
-import { AuthenticatedRequest, Principal } from '../actor/actor';
+import { ActorUser, AuthenticatedRequest, Principal } from '../actor/actor';
 import { ActorService } from './actor.service';
 import { SignedUrlAuthenticator } from './signed-url.authenticator';
 
@@ -45,18 +45,40 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /**
+   * A plain `true` when the bearer token is held in memory and there is no `?userId=` (the hot path of
+   * every read: Nest's guards consumer awaits anything but a boolean); else a promise.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     if (this.isPublic(context)) return true;
     const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
+    const held = this.heldPrincipal(request);
+    if (held !== undefined && request.query.userId === undefined) {
+      // Without ?userId= the actor is the caller (what resolve answers).
+      this.admit(request, held, held.user);
+      return true;
+    }
+    return this.authenticateAndAdmit(request);
+  }
+
+  private async authenticateAndAdmit(request: Request & AuthenticatedRequest): Promise<boolean> {
     const principal = await this.authenticate(request);
     request.principal = principal;
     const requested = request.query.userId;
     // Without ?userId= the actor is the caller (what resolve answers), without another await.
-    request.actor =
-      requested === undefined ? principal.user : await this.actors.resolve(principal.user, requested);
-    RequestContext.identify({ actorId: request.actor.id, clientId: principal.clientId });
+    this.admit(
+      request,
+      principal,
+      requested === undefined ? principal.user : await this.actors.resolve(principal.user, requested),
+    );
     return true;
+  }
+
+  private admit(request: Request & AuthenticatedRequest, principal: Principal, actor: ActorUser): void {
+    request.principal = principal;
+    request.actor = actor;
+    RequestContext.identify({ actorId: actor.id, clientId: principal.clientId });
   }
 
   /** @Public() on the handler or its controller, read once per handler (the metadata never changes). */
@@ -73,15 +95,22 @@ export class AuthGuard implements CanActivate {
     return isPublic;
   }
 
+  /** The principal of a service token held in memory (TokensService.heldBearerOf), without a promise. */
+  private heldPrincipal(request: Request): Principal | undefined {
+    const token = bearerTokenOf(request);
+    if (token === undefined || this.oidc.handles(token)) return undefined;
+    const bearer = this.tokens.heldBearerOf(token);
+    return bearer === undefined ? undefined : tokenPrincipal(bearer);
+  }
+
   private async authenticate(request: Request): Promise<Principal> {
-    const header = request.headers.authorization;
-    if (header !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (match !== null && this.oidc.handles(match[1])) return this.oidc.authenticate(match[1]);
-      const bearer = match === null ? undefined : await this.tokens.bearerOf(match[1]);
+    if (request.headers.authorization !== undefined) {
+      const token = bearerTokenOf(request);
+      if (token !== undefined && this.oidc.handles(token)) return this.oidc.authenticate(token);
+      const bearer = token === undefined ? undefined : await this.tokens.bearerOf(token);
       if (bearer === undefined)
         throw new NotAuthenticated('the access token is missing, invalid, expired or revoked');
-      return { user: bearer.actor, via: 'token', clientId: bearer.clientId };
+      return tokenPrincipal(bearer);
     }
     if (this.signedUrls.presentsSignature(request)) return this.signedUrls.authenticate(request);
     if (this.isTrusted(request.socket.remoteAddress)) {
@@ -97,4 +126,15 @@ export class AuthGuard implements CanActivate {
     if (mapped !== null) return this.trusted.check(mapped[1], 'ipv4');
     return this.trusted.check(address, isIPv4(address) ? 'ipv4' : 'ipv6');
   }
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if the request has one. */
+function bearerTokenOf(request: Request): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+}
+
+function tokenPrincipal(bearer: TokenBearer): Principal {
+  return { user: bearer.actor, via: 'token', clientId: bearer.clientId };
 }

@@ -43,6 +43,12 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** The bearer of a held token, unless it has expired (checked on every use: the holder is cached). */
+function bearerOfHolder(holder: TokenHolder): TokenBearer | undefined {
+  if (holder.expiresAt <= Date.now()) return undefined;
+  return { actor: holder.actor, clientId: holder.clientId };
+}
+
 /**
  * Opaque bearer tokens, stored only as SHA-256 hashes with an expiry. Refresh tokens rotate: using one
  * revokes it, and using a revoked one again revokes its whole family (a sign it was stolen).
@@ -116,8 +122,17 @@ export class TokensService {
     const holder =
       this.holders.peek(accessToken) ??
       (await this.holders.get(accessToken, (token) => this.holderOf(hashToken(token))));
-    if (holder === null || holder.expiresAt <= Date.now()) return undefined;
-    return { actor: holder.actor, clientId: holder.clientId };
+    return holder === null ? undefined : bearerOfHolder(holder);
+  }
+
+  /**
+   * `bearerOf` answered from memory without a promise (the auth guard's hot path): the bearer of a token
+   * held while the generations are fresh; undefined when it is not held or has expired (then `bearerOf`
+   * decides, with the database when it must).
+   */
+  heldBearerOf(accessToken: string): TokenBearer | undefined {
+    const holder = this.holders.peek(accessToken);
+    return holder === undefined || holder === null ? undefined : bearerOfHolder(holder);
   }
 
   private async holderOf(tokenHash: string): Promise<TokenHolder | null> {

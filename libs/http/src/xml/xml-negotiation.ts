@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '@dam/core';
 import { PARSED_MEDIA_TYPES, UnsupportedBody } from '../body-parser.middleware';
 import { NotAcceptable, UnsupportedContent } from '@dam/errors';
-import { ETAGGED, reusedJsonBytes, tagWhenSent } from '../etag';
+import { ETAGGED, reusedJsonBytes, tagBeforeSending, tagWhenSent } from '../etag';
 import { memoByHeader } from '../header-memo';
 import { negotiate, Representation } from './negotiation';
 import { XML_BINDING, XmlBinding } from './xml-mapping';
@@ -108,15 +108,19 @@ export class NegotiatingExpressAdapter extends ExpressAdapter {
     }
     varyOnAccept(response);
     if (negotiated.choice === 'none') throw notAcceptable();
-    if (negotiated.etag) tagWhenSent(response, body);
     if (negotiated.choice === 'json') {
       const bytes = response.getHeader('Content-Type') === undefined ? reusedJsonBytes(body) : undefined;
-      if (bytes === undefined) return super.reply(response, body, statusCode);
+      if (bytes === undefined) {
+        if (negotiated.etag) tagWhenSent(response, body);
+        return super.reply(response, body, statusCode);
+      }
       // What res.json does with the text it would have made, its bytes made once: the same headers.
       if (statusCode !== undefined) response.status(statusCode);
       response.setHeader('Content-Type', JSON_UTF8);
+      if (negotiated.etag) tagBeforeSending(response, body, bytes);
       return response.send(bytes);
     }
+    if (negotiated.etag) tagWhenSent(response, body);
     response.type('application/xml; charset=utf-8');
     return super.reply(response, toXml(body, negotiated.binding), statusCode);
   }
