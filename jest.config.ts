@@ -81,6 +81,8 @@ const config: Config = {
   // A worker keeps what each file's jest-circus leaves on the shared global (test/jest/shared-context-
   // environment.js): about 13 MB of heap per e2e file. Past this, Jest starts a fresh worker after the file.
   workerIdleMemoryLimit: '700MB',
+  // The slowest files first, also on a clean clone without Jest's cache: see the file.
+  testSequencer: '<rootDir>/test/jest/duration-sequencer.js',
   slowTestThreshold: 30,
   projects: [
     {

@@ -8,7 +8,7 @@ import { RenditionsService } from '@dam/asset-content';
 import { bearerRequests } from './helpers/bearer-requests';
 import { contentRequests, defaultLevelWith, waitForRedirect } from './helpers/content-fixtures';
 import { Grants } from './helpers/grant-fixtures';
-import { pdfOf, pdfStream } from './helpers/media-fixtures';
+import { cachedFixture, pdfOf, pdfStream } from './helpers/media-fixtures';
 import { TestApp } from './helpers/test-app';
 
 const MAX_INPUT_BYTES = 2 * 1024 * 1024;
@@ -54,12 +54,15 @@ describe('rendition limits', () => {
   const renditionsDone = () => t.app.get(RenditionsService).idle();
 
   it('gives a decompression bomb (a small PNG of 20000×20000) no rendition; its upload succeeds', async () => {
-    const bomb = await sharp({
-      create: { width: 20_000, height: 20_000, channels: 3, background: { r: 255, g: 255, b: 255 } },
-      limitInputPixels: false,
-    })
-      .png({ compressionLevel: 9 })
-      .toBuffer();
+    // 6 s of CPU to compress: made once per machine.
+    const bomb = await cachedFixture('png-20000x20000-white-v1', () =>
+      sharp({
+        create: { width: 20_000, height: 20_000, channels: 3, background: { r: 255, g: 255, b: 255 } },
+        limitInputPixels: false,
+      })
+        .png({ compressionLevel: 9 })
+        .toBuffer(),
+    );
     expect(bomb.length).toBeLessThan(MAX_INPUT_BYTES);
     const asset = await newAsset(level);
     await upload(asset, t.adminToken, bomb, 'bomb.png').expect(200);
@@ -78,7 +81,10 @@ describe('rendition limits', () => {
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
       '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R >>',
-      pdfStream('/Filter /FlateDecode', await deflatedZeros(640)),
+      pdfStream(
+        '/Filter /FlateDecode',
+        await cachedFixture('deflated-zeros-640mb-v1', () => deflatedZeros(640)),
+      ),
     ]);
     expect(bomb.length).toBeLessThan(MAX_INPUT_BYTES);
     const before = process.memoryUsage().rss;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -96,4 +97,20 @@ export function testVideo(options: { seconds?: number; width?: number; height?: 
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Bytes that take seconds of CPU to make (a decompression bomb), made once per machine and kept in the
+ * temp folder under `name`, which must name everything that shapes them (`name` with a version bump when
+ * `make` changes). Written to a file of the process's own, then renamed, so parallel legs never read half.
+ */
+export async function cachedFixture(name: string, make: () => Promise<Buffer>): Promise<Buffer> {
+  const file = path.join(tmpdir(), `dam-e2e-fixture-${name}`);
+  const kept = await readFile(file).catch(() => undefined);
+  if (kept !== undefined) return kept;
+  const bytes = await make();
+  const partial = `${file}.${process.pid}`;
+  await writeFile(partial, bytes);
+  await rename(partial, file);
+  return bytes;
 }
