@@ -110,11 +110,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // Plain CommonJS that Jest loads itself, untransformed (test/jest/: its runtime).
+    // Plain CommonJS that Jest loads itself, untransformed (test/jest/: its environment, runtime, sequencer).
     files: ['test/jest/**/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
