@@ -7,14 +7,6 @@ SOCKET=/run/mysqld/mysqld.sock
 mysql_cli() { if command -v mariadb >/dev/null 2>&1; then mariadb "$@"; else mysql "$@"; fi; }
 root_sql() { mysql_cli -uroot --socket="$SOCKET" -e "$1" 2>/dev/null || mysql_cli -uroot -h127.0.0.1 -e "$1"; }
 
-# --flush-at-commit N: sets innodb_flush_log_at_trx_commit to N and prints the value it had (.ci/run).
-if [ "${1:-}" = --flush-at-commit ]; then
-  root_value() { mysql_cli -uroot --socket="$SOCKET" -N -e "$1" 2>/dev/null || mysql_cli -uroot -h127.0.0.1 -N -e "$1"; }
-  root_value 'SELECT @@GLOBAL.innodb_flush_log_at_trx_commit'
-  root_sql "SET GLOBAL innodb_flush_log_at_trx_commit = $(( $2 ))"
-  exit 0
-fi
-
 if ! mysql_cli -uroot --socket="$SOCKET" -e 'SELECT 1' >/dev/null 2>&1 && ! mysql_cli -uroot -h127.0.0.1 -e 'SELECT 1' >/dev/null 2>&1; then
   echo "starting MariaDB"
   mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
