@@ -78,9 +78,8 @@ const config: Config = {
   testTimeout: 120_000,
   // Each e2e file has its own database and port, so files run side by side (Jest's default is cores - 1).
   maxWorkers: 2,
-  // A worker keeps what each file's jest-circus leaves on the shared global (test/jest/shared-context-
-  // environment.js): about 13 MB of heap per e2e file. Past this, Jest starts a fresh worker after the file.
-  workerIdleMemoryLimit: '700MB',
+  // No workerIdleMemoryLimit: what each file's jest-circus leaves on the shared global is let go by a new
+  // context once the heap passes a bound (test/jest/shared-context-environment.js), not by a new worker.
   // The slowest files first, also on a clean clone without Jest's cache: see the file.
   testSequencer: '<rootDir>/test/jest/duration-sequencer.js',
   slowTestThreshold: 30,

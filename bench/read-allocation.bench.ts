@@ -10,7 +10,8 @@
  *   their ratio to the bare pass-through app's), p99, RSS after it and after BENCH_SETTLE_SECONDS (default
  *   10) idle, in which HeapRelease gives the load's growth back; the service as `npm start` runs it, then
  *   again under each V8 heap setting of
- *   BENCH_HEAP_TRIALS (`;`-separated node flags).
+ *   BENCH_HEAP_TRIALS (`;`-separated; each trial is node flags and NAME=value environment settings, such as
+ *   `MALLOC_ARENA_MAX=2 --max-semi-space-size=16`).
  * - Big uploads on a warm service (BENCH_WARM_UPLOADS, on unless 0): a 1 GiB big.bin and a 256 MiB big.jpg,
  *   each right after the same load, their peak RSS.
  * The service runs from the build (dist/). Run:
@@ -185,7 +186,14 @@ async function underLoad(): Promise<Array<{ name: string; figures: Loaded }>> {
     await plain.stop();
   }
   for (const trial of HEAP_TRIALS) {
-    const tried = await startSubjects([], [NPM_START_FLAGS[0], ...trial.split(' ')]);
+    // A trial's words: node flags, and NAME=value settings of the environment (MALLOC_ARENA_MAX=2).
+    const words = trial.split(' ').filter((word) => word !== '');
+    const settings = words.filter((word) => /^[A-Z_][A-Z0-9_]*=/.test(word));
+    const env = Object.fromEntries(
+      settings.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+    );
+    const flags = words.filter((word) => !settings.includes(word));
+    const tried = await startSubjects([], [NPM_START_FLAGS[0], ...flags], env);
     try {
       console.log(`RSS under load: service with ${trial}`);
       rows.push({ name: `service, \`${trial}\``, figures: await rssAfterLoad(tried.subjects[0]) });

@@ -2,31 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createDeflate } from 'node:zlib';
 import sharp from 'sharp';
 import { RenditionsService } from '@dam/asset-content';
 import { bearerRequests } from './helpers/bearer-requests';
 import { contentRequests, defaultLevelWith, waitForRedirect } from './helpers/content-fixtures';
 import { Grants } from './helpers/grant-fixtures';
-import { cachedFixture, pdfOf, pdfStream } from './helpers/media-fixtures';
+import { deflatedZeros, pdfOf, pdfStream, whitePng } from './helpers/media-fixtures';
 import { TestApp } from './helpers/test-app';
 
 const MAX_INPUT_BYTES = 2 * 1024 * 1024;
 const MAX_DECODER_MB = 256;
 const MB = 2 ** 20;
-
-/** `megabytes` of zeros through Flate, a chunk at a time (never all in memory). */
-async function deflatedZeros(megabytes: number): Promise<Buffer> {
-  const deflate = createDeflate({ level: 9 });
-  const parts: Buffer[] = [];
-  deflate.on('data', (part: Buffer) => parts.push(part));
-  const zeros = Buffer.alloc(MB);
-  for (let written = 0; written < megabytes; written += 1) {
-    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once('drain', resolve));
-  }
-  await new Promise((resolve) => deflate.end(resolve));
-  return Buffer.concat(parts);
-}
 
 /**
  * Memory stays flat in file size: images over DAM_RENDITION_MAX_INPUT_BYTES or
@@ -54,15 +40,7 @@ describe('rendition limits', () => {
   const renditionsDone = () => t.app.get(RenditionsService).idle();
 
   it('gives a decompression bomb (a small PNG of 20000×20000) no rendition; its upload succeeds', async () => {
-    // 6 s of CPU to compress: made once per machine.
-    const bomb = await cachedFixture('png-20000x20000-white-v1', () =>
-      sharp({
-        create: { width: 20_000, height: 20_000, channels: 3, background: { r: 255, g: 255, b: 255 } },
-        limitInputPixels: false,
-      })
-        .png({ compressionLevel: 9 })
-        .toBuffer(),
-    );
+    const bomb = whitePng(20_000, 20_000);
     expect(bomb.length).toBeLessThan(MAX_INPUT_BYTES);
     const asset = await newAsset(level);
     await upload(asset, t.adminToken, bomb, 'bomb.png').expect(200);
@@ -81,10 +59,7 @@ describe('rendition limits', () => {
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
       '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R >>',
-      pdfStream(
-        '/Filter /FlateDecode',
-        await cachedFixture('deflated-zeros-640mb-v1', () => deflatedZeros(640)),
-      ),
+      pdfStream('/Filter /FlateDecode', deflatedZeros(640)),
     ]);
     expect(bomb.length).toBeLessThan(MAX_INPUT_BYTES);
     const before = process.memoryUsage().rss;

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { constants, crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 /**
  * A PDF written from its objects (bodies without `N 0 obj`), with a correct cross-reference table: object
@@ -100,17 +100,46 @@ export function testVideo(options: { seconds?: number; width?: number; height?: 
 }
 
 /**
- * Bytes that take seconds of CPU to make (a decompression bomb), made once per machine and kept in the
- * temp folder under `name`, which must name everything that shapes them (`name` with a version bump when
- * `make` changes). Written to a file of the process's own, then renamed, so parallel legs never read half.
+ * A zlib stream (RFC 1950) that inflates to `megabytes` MiB of zeros, made in milliseconds instead of the
+ * seconds a compressor takes over them: one MiB deflated from an empty window and fully flushed (a raw
+ * stream that names nothing before its own start, so it may follow itself) is repeated, then come the
+ * final empty block and the Adler-32 of n zeros (a = 1, b = n mod 65521).
  */
-export async function cachedFixture(name: string, make: () => Promise<Buffer>): Promise<Buffer> {
-  const file = path.join(tmpdir(), `dam-e2e-fixture-${name}`);
-  const kept = await readFile(file).catch(() => undefined);
-  if (kept !== undefined) return kept;
-  const bytes = await make();
-  const partial = `${file}.${process.pid}`;
-  await writeFile(partial, bytes);
-  await rename(partial, file);
-  return bytes;
+export function deflatedZeros(megabytes: number): Buffer {
+  const piece = deflateRawSync(Buffer.alloc(2 ** 20), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE((((megabytes * 2 ** 20) % 65521) * 65536 + 1) >>> 0);
+  return Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    ...Array.from({ length: megabytes }, () => piece),
+    deflateRawSync(Buffer.alloc(0)),
+    adler,
+  ]);
+}
+
+/**
+ * A PNG of `width`×`height` white pixels (one bit each, grey): a decompression bomb of a few hundred KB
+ * whose header alone tells its size.
+ */
+export function whitePng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const framing = Buffer.alloc(8);
+    framing.writeUInt32BE(data.length, 0);
+    framing.writeUInt32BE(crc32(body), 4);
+    return Buffer.concat([framing.subarray(0, 4), body, framing.subarray(4)]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, grey, deflate, no filter method beyond 0, no interlace
+  const stride = 1 + Math.ceil(width / 8);
+  const rows = Buffer.alloc(stride * height, 0xff);
+  for (let row = 0; row < height; row++) rows[row * stride] = 0; // each row's filter: none
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -11,10 +11,17 @@
  * A file that set a global would leave it for the next: none does, and the specs' process.env is the
  * worker's, read-only by convention (AppConfig.fromEnv takes an explicit env).
  *
+ * What a file leaves on the shared global goes when the next file starts (`setup`): jest-circus's state
+ * and Jest's record of replaced globals would otherwise keep every file's tests and, through their
+ * closures, its app (13 MB per e2e file). So no worker needs restarting for its memory (Jest's
+ * `workerIdleMemoryLimit`, whose restart could race with the end of the run: the new worker never heard
+ * the end, and Jest killed it with a warning that a worker failed to exit gracefully).
+ *
  * DAM_JEST_SHARE_MODULES=0 gives every file a context of its own again (Jest's stock behaviour).
  */
 const NodeEnvironment = require('jest-environment-node').default;
 const { LegacyFakeTimers, ModernFakeTimers } = require('@jest/fake-timers');
+const { measureFile } = require('./file-costs');
 
 const SHARING = process.env.DAM_JEST_SHARE_MODULES !== '0';
 
@@ -35,6 +42,7 @@ const timerRefToId = (timer) => timer?.id;
 class SharedContextEnvironment {
   constructor(config, context) {
     const { projectConfig } = config;
+    this.measured = measureFile(context.testPath);
     if (!SHARING) return new NodeEnvironment(config, context);
     let base = bases.get(projectConfig.id);
     if (base === undefined) {
@@ -57,9 +65,23 @@ class SharedContextEnvironment {
     this.fakeTimersModern = new ModernFakeTimers({ config: projectConfig, global: this.global });
   }
 
-  async setup() {}
+  async setup() {
+    // The files before this one are over. Their jest-circus states (each under a Symbol of its own) go, and
+    // so do the first file's event handlers (kept under a Symbol.for, they would handle every later file's
+    // events with the first file's module, reading its state). Jest's own record of the global's replaced
+    // and deleted values (jest-environment-node's GlobalProxy, for its cleanup when a context ends) lets
+    // them go too: this context does not end at the file's end, so the record would keep every file's
+    // tests and, through their closures, their apps.
+    for (const key of Object.getOwnPropertySymbols(this.global)) {
+      if (key.description === 'JEST_STATE_SYMBOL' || key === Symbol.for('EVENT_HANDLERS')) {
+        delete this.global[key];
+      }
+    }
+    if (Array.isArray(this.base._globalProxy?.leftovers)) this.base._globalProxy.leftovers = [];
+  }
 
   async teardown() {
+    this.measured();
     this.fakeTimers?.dispose();
     this.fakeTimersModern?.dispose();
     this.fakeTimers = null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { JobRunObserver, JobRunOutcome } from '@dam/jobs';
 import { elapsedMs, measureTraffic, routePatternOf, trafficOf } from './traffic';
@@ -29,6 +29,18 @@ interface Mysql2Pool {
 }
 
 /**
+ * Node's process metrics, collected once per process, in prom-client's default registry. prom-client
+ * watches garbage collections with a PerformanceObserver and the event loop's delay with a histogram, and
+ * never stops either: collected per application instance, they kept every instance (its registry, and
+ * through the async context they were made in, whatever made it) for the life of a process that makes
+ * several, as the tests do, and ran each instance's observer on every collection.
+ */
+function processMetrics(): Registry {
+  if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
+  return register;
+}
+
+/**
  * The service's Prometheus metrics (`GET /metrics`), in a registry of this application instance (tests run
  * several in one process; prom-client's global registry would mix them):
  * - `http_request_duration_seconds{method,route,status}`: route is the matched pattern (`/rest/assets/:id`);
@@ -39,7 +51,7 @@ interface Mysql2Pool {
  * - `dam_renditions_total{kind,outcome}`: renditions made, failed and timed out in this instance;
  * - `dam_job_runs_total{job,status}`, `dam_job_failures_total{job}`,
  *   `dam_job_last_success_timestamp_seconds{job}`: runs that ended in this instance;
- * - Node's process metrics (`process_*`, `nodejs_*`).
+ * - Node's process metrics (`process_*`, `nodejs_*`), collected once per process (`processMetrics`).
  */
 @Injectable()
 export class Metrics extends JobRunObserver {
@@ -97,7 +109,7 @@ export class Metrics extends JobRunObserver {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
-    collectDefaultMetrics({ register: this.registry });
+    processMetrics();
     this.poolGauges();
   }
 
@@ -160,7 +172,8 @@ export class Metrics extends JobRunObserver {
 
   /** The exposition text and its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    const exposed = Registry.merge([this.registry, processMetrics()]);
+    return { contentType: exposed.contentType, text: await exposed.metrics() };
   }
 
   private poolGauges(): void {
