@@ -78,8 +78,13 @@ const config: Config = {
   testTimeout: 120_000,
   // Each e2e file has its own database and port, so files run side by side (Jest's default is cores - 1).
   maxWorkers: 2,
-  // No workerIdleMemoryLimit: what each file's jest-circus leaves on the shared global is let go by a new
-  // context once the heap passes a bound (test/jest/shared-context-environment.js), not by a new worker.
+  // No workerIdleMemoryLimit: what a file leaves on the shared global goes when the next file starts
+  // (test/jest/shared-context-environment.js), so a worker needs no restart for its memory.
+  // A worker told to end is past its 'exit' event within ~40 ms, but on a loaded machine the process itself
+  // was gone 0.55-1.0 s later (measured from outside, with the legs and two busy loops on the two cores),
+  // past Jest's default 500 ms: Jest then killed it and warned that a worker failed to exit gracefully,
+  // though no handle was open. 10 s is the grace before that kill.
+  workerGracefulExitTimeout: 10_000,
   // The slowest files first, also on a clean clone without Jest's cache: see the file.
   testSequencer: '<rootDir>/test/jest/duration-sequencer.js',
   slowTestThreshold: 30,
