@@ -20,7 +20,7 @@ const GETS = Number(process.env.BENCH_GETS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** GETs before the rounds: with 2,000 the first round still ran 20-30 % higher (the JIT still at work). */
 const WARM_GETS = Number(process.env.BENCH_WARM_GETS ?? 10_000);
-const NPM_START_FLAGS = ['--expose-gc', '--max-semi-space-size=16', '--heap-growing-percent=20'];
+const NPM_START_FLAGS = ['--expose-gc', '--max-semi-space-size=8', '--heap-growing-percent=20'];
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 type Autocannon = (

@@ -33,7 +33,7 @@ const MiB = 1024 * 1024;
 /** Room for BENCH_GETS requests' garbage without a scavenge (MB per semi-space). */
 const PROBE_FLAGS = ['--expose-gc', '--min-semi-space-size=256', '--max-semi-space-size=256'];
 /** The node flags of `npm start` (package.json) and the Docker image. */
-const NPM_START_FLAGS = ['--expose-gc', '--max-semi-space-size=16', '--heap-growing-percent=20'];
+const NPM_START_FLAGS = ['--expose-gc', '--max-semi-space-size=8', '--heap-growing-percent=20'];
 
 interface Subject {
   name: string;
@@ -140,7 +140,7 @@ async function startSubjects(
 }
 
 /** V8 heap settings tried on the service under the same load, `;`-separated (BENCH_HEAP_TRIALS). */
-const HEAP_TRIALS = (process.env.BENCH_HEAP_TRIALS ?? '--max-semi-space-size=16;--max-semi-space-size=64')
+const HEAP_TRIALS = (process.env.BENCH_HEAP_TRIALS ?? '--max-semi-space-size=16 --heap-growing-percent=20;--max-semi-space-size=64')
   .split(';')
   .filter((trial) => trial !== '');
 
