@@ -140,7 +140,10 @@ async function startSubjects(
 }
 
 /** V8 heap settings tried on the service under the same load, `;`-separated (BENCH_HEAP_TRIALS). */
-const HEAP_TRIALS = (process.env.BENCH_HEAP_TRIALS ?? '--max-semi-space-size=16 --heap-growing-percent=20;--max-semi-space-size=64')
+const HEAP_TRIALS = (
+  process.env.BENCH_HEAP_TRIALS ??
+  '--max-semi-space-size=16 --heap-growing-percent=20;--max-semi-space-size=64'
+)
   .split(';')
   .filter((trial) => trial !== '');
 
