@@ -81,7 +81,7 @@ const config: Config = {
   // No workerIdleMemoryLimit: what a file leaves on the shared global goes when the next file starts
   // (test/jest/shared-context-environment.js), so a worker needs no restart for its memory.
   // A worker told to end is past its 'exit' event within ~40 ms, but on a loaded machine the process itself
-  // was gone 0.55-1.0 s later (measured from outside, with the legs and two busy loops on the two cores),
+  // was gone 0.17-1.4 s later (measured from outside, with the legs and two busy loops on the two cores),
   // past Jest's default 500 ms: Jest then killed it and warned that a worker failed to exit gracefully,
   // though no handle was open. 10 s is the grace before that kill.
   workerGracefulExitTimeout: 10_000,

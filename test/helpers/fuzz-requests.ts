@@ -38,7 +38,7 @@ export const VALUE_KINDS = [
   'body: XML',
   'body: form',
   'body: octet-stream',
-  'body: any content type',
+  'body: arbitrary content type',
   'id: real',
   'id: odd',
   'id: broken encoding',
@@ -224,7 +224,7 @@ function bodyArbitrary(targets: FuzzTargets): fc.Arbitrary<[ValueKind, Body]> {
     {
       weight: 2,
       arbitrary: labelled(
-        'body: any content type',
+        'body: arbitrary content type',
         typed(
           fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
           fc.oneof(json(objectArbitrary(targets)), xmlArbitrary(targets), text),

@@ -14,8 +14,7 @@
  * What a file leaves on the shared global goes when the next file starts (`setup`): jest-circus's state
  * and Jest's record of replaced globals would otherwise keep every file's tests and, through their
  * closures, its app (13 MB per e2e file). So no worker needs restarting for its memory (Jest's
- * `workerIdleMemoryLimit`, whose restart could race with the end of the run: the new worker never heard
- * the end, and Jest killed it with a warning that a worker failed to exit gracefully).
+ * `workerIdleMemoryLimit` is not set).
  *
  * DAM_JEST_SHARE_MODULES=0 gives every file a context of its own again (Jest's stock behaviour).
  */

@@ -35,9 +35,8 @@ interface Mysql2Pool {
  * through the async context they were made in, whatever made it) for the life of a process that makes
  * several, as the tests do, and ran each instance's observer on every collection.
  */
-function processMetrics(): Registry {
+function collectProcessMetrics(): void {
   if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
-  return register;
 }
 
 /**
@@ -51,7 +50,8 @@ function processMetrics(): Registry {
  * - `dam_renditions_total{kind,outcome}`: renditions made, failed and timed out in this instance;
  * - `dam_job_runs_total{job,status}`, `dam_job_failures_total{job}`,
  *   `dam_job_last_success_timestamp_seconds{job}`: runs that ended in this instance;
- * - Node's process metrics (`process_*`, `nodejs_*`), collected once per process (`processMetrics`).
+ * - Node's process metrics (`process_*`, `nodejs_*`), collected once per process in prom-client's default
+ *   registry (`collectProcessMetrics`).
  */
 @Injectable()
 export class Metrics extends JobRunObserver {
@@ -109,7 +109,7 @@ export class Metrics extends JobRunObserver {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
-    processMetrics();
+    collectProcessMetrics();
     this.poolGauges();
   }
 
@@ -172,7 +172,7 @@ export class Metrics extends JobRunObserver {
 
   /** The exposition text and its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
-    const exposed = Registry.merge([this.registry, processMetrics()]);
+    const exposed = Registry.merge([this.registry, register]);
     return { contentType: exposed.contentType, text: await exposed.metrics() };
   }
 

@@ -17,7 +17,7 @@ export interface SearchCriteria {
   attributeConjunction: 'AND' | 'OR';
   assetIds: IdRange[];
   assetTypeId?: number;
-  /** Lower-case hex, distinct, at most MAX_CONTENT_DIGESTS: the content has any of them. */
+  /** Lower-case hex, distinct, at most MAX_CONTENT_DIGESTS: the content has one of them. */
   contentSha256: string[];
   filename?: string;
   dateAdded: TimeBound[];

@@ -39,7 +39,7 @@ export interface DigestBatchSettings {
   ahead: number;
   /** Files hashed at a time. */
   hashParallel: number;
-  /** The visible assets whose current content has any of `digests`, each with its contentSha256. */
+  /** The visible assets whose current content has one of `digests`, each with its contentSha256. */
   lookup(digests: string[]): Promise<DigestMatch[]>;
 }
 
