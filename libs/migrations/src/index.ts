@@ -35,7 +35,7 @@ import { TrashTally1732381200000 } from './1732381200000-trash-tally';
 import { LightboxAddedMilliseconds1732388400000 } from './1732388400000-lightbox-added-milliseconds';
 import { AssetWordFacetTallies1732395600000 } from './1732395600000-asset-word-facet-tallies';
 
-/** Every migration, oldest first. Listed explicitly so ts-jest and the compiled build load the same set. */
+/** Every migration, oldest first. Listed explicitly so Jest and the compiled build load the same set. */
 export const MIGRATIONS = [
   Foundation1732258800000,
   TreesAndAssets1732262400000,
