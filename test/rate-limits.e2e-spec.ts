@@ -147,6 +147,24 @@ describe('rate limits', () => {
       expect(statuses.filter((status) => status === 400)).toHaveLength(MAX_FAILURES);
       expect(statuses.filter((status) => status === 429)).toHaveLength(12 - MAX_FAILURES);
     });
+
+    it('lets a burst of right passwords through: attempts past the limit wait for those still being checked', async () => {
+      // Each attempt counts before its password (and its client's secret) is checked. Twelve at once from one
+      // address pass the limit of 3 in flight, though none fails: those behind wait their turn, not a 429.
+      const target = await b.createUser();
+      const address = newAddress();
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          login(index % 2 === 0 ? a : b, target.username, target.password, address),
+        ),
+      );
+      expect(answers.map((response) => response.status)).toEqual(Array.from({ length: 12 }, () => 200));
+      // Nothing was left counted: the address still takes its 3 failures before it locks.
+      for (let failure = 1; failure <= MAX_FAILURES; failure++) {
+        await login(a, `nobody-${failure}`, 'wrong', address).expect(400);
+      }
+      expectTooMany(await login(b, target.username, target.password, address), WINDOW_SECONDS);
+    });
   });
 });
 

@@ -109,9 +109,11 @@ export class PublicSharesService {
   /** The password (one attempt of the share's throttle): 401 missing or wrong, 429 while locked. */
   private async checkPassword(share: Share, key: ShareKey): Promise<void> {
     if (key.password === undefined || key.password === '') throw new SharePasswordRequired(false);
-    const attempt = await this.throttle.attempt({ kind: 'share', name: String(share.id) }, key.address);
-    if (!(await this.hasher.verify(key.password, share.passwordHash))) throw new SharePasswordRequired(true);
-    await attempt.succeeded();
+    const password = key.password;
+    const right = await this.throttle.check({ kind: 'share', name: String(share.id) }, key.address, () =>
+      this.hasher.verify(password, share.passwordHash),
+    );
+    if (!right) throw new SharePasswordRequired(true);
   }
 
   private async countOrThrow(share: Share, assetIds: number[], zip: boolean): Promise<void> {

@@ -82,13 +82,18 @@ export class OAuthService {
     }
     // Counted under the username as stored (MariaDB finds `Bob` for `bob`), else exactly as given.
     const user = await this.users.findByUsername(username);
-    const attempt = await this.logins.attempt({ kind: 'user', name: user?.username ?? username }, address);
-    const valid = await this.hasher.verify(password, user?.passwordHash ?? this.hasher.dummyHash);
-    if (user === null || user.passwordHash === null || !valid) {
+    const valid = await this.logins.check(
+      { kind: 'user', name: user?.username ?? username },
+      address,
+      async () =>
+        (await this.hasher.verify(password, user?.passwordHash ?? this.hasher.dummyHash)) &&
+        user !== null &&
+        user.passwordHash !== null,
+    );
+    if (!valid || user === null) {
       await this.events.recordUnpublished(LoginFailed.of(this.urls, 'username', username, user?.id ?? null));
       throw new OAuthError(400, 'invalid_grant', 'the username or password is wrong');
     }
-    await attempt.succeeded();
     RequestContext.identify({ actorId: user.id });
     return this.tokens.issue(client, user.id, { withRefreshToken: true });
   }
@@ -109,15 +114,17 @@ export class OAuthService {
       throw new OAuthError(401, 'invalid_client', 'client authentication is required');
     }
     const known = await this.clients.findByClientId(clientId);
-    const attempt = await this.logins.attempt({ kind: 'client', name: known?.clientId ?? clientId }, address);
-    const client = await this.clients.verify(known, clientSecret);
+    let client: OAuthClientEntity | undefined;
+    await this.logins.check({ kind: 'client', name: known?.clientId ?? clientId }, address, async () => {
+      client = await this.clients.verify(known, clientSecret);
+      return client !== undefined;
+    });
     if (client === undefined) {
       await this.events.recordUnpublished(
         LoginFailed.of(this.urls, 'clientId', clientId, known?.userId ?? null),
       );
       throw new OAuthError(401, 'invalid_client', 'client authentication failed');
     }
-    await attempt.succeeded();
     return client;
   }
 }
