@@ -16,8 +16,8 @@ export interface Rights {
 export class RightsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Starts the rights of a new asset; an asset already known keeps its rights. */
-  async start(assetId: number, expiresAt: Date | null): Promise<void> {
+  /** Starts the rights of a new asset; an asset already known keeps its rights. Answers whether it started. */
+  async start(assetId: number, expiresAt: Date | null): Promise<boolean> {
     try {
       await this.dataSource
         .createQueryBuilder()
@@ -25,20 +25,29 @@ export class RightsRepository {
         .into(TABLE)
         .values({ asset_id: assetId, expires_at: expiresAt, expired_at: null, updated_at: new Date() })
         .execute();
+      return true;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
+      return false;
     }
   }
 
   /** Sets (or clears) when the rights end; a new date lifts an expiry. */
   async set(assetId: number, expiresAt: Date | null): Promise<void> {
-    const updated = await this.dataSource
-      .createQueryBuilder()
-      .update(TABLE)
-      .set({ expires_at: expiresAt, expired_at: null, updated_at: new Date() })
-      .where('asset_id = :assetId', { assetId })
-      .execute();
-    if ((updated.affected ?? 0) === 0) await this.start(assetId, expiresAt);
+    // No row: insert one. When a concurrent `start` (the asset.created listener) inserts it first, this
+    // date must still win: update the row it made.
+    for (let attempt = 1; ; attempt++) {
+      const updated = await this.dataSource
+        .createQueryBuilder()
+        .update(TABLE)
+        .set({ expires_at: expiresAt, expired_at: null, updated_at: new Date() })
+        .where('asset_id = :assetId', { assetId })
+        .execute();
+      if ((updated.affected ?? 0) > 0 || (await this.start(assetId, expiresAt))) return;
+      // Inserted and deleted again between the two statements, more than once: say so, never drop the date.
+      if (attempt === 3)
+        throw new Error(`the rights of asset ${assetId} changed under every attempt to set them`);
+    }
   }
 
   async forget(assetId: number): Promise<void> {
