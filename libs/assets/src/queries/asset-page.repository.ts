@@ -6,7 +6,7 @@ import { CompiledFilter } from './asset-filter.sql';
 import { AssetCountRepository } from './asset-count.repository';
 import { idsOf, QuerySources } from './query-sources';
 import { KeyedRow, keyedRows, pageQuery, ResolvedSort, toKeyedRows } from './page.sql';
-import { SortWalkRepository, WalkedSlice } from './sort-walk.repository';
+import { KnownWord, SortWalkRepository, WalkedSlice } from './sort-walk.repository';
 import { wordWalkQuery } from './word-walk';
 
 /** One page of ids in a sort's order, with the total: a search's page (keyset or offset), or any page. */
@@ -35,7 +35,7 @@ export class AssetPageRepository {
     limit: number,
     count: boolean,
     counted: CompiledFilter = search,
-    known?: Promise<number>,
+    known?: KnownWord,
   ): Promise<AssetSearchPage> {
     const slice: WalkedSlice = {
       descending,

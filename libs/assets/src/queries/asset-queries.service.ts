@@ -85,10 +85,14 @@ export class AssetQueries {
     const sets = this.tallied.levelSetsOf(filter, tallies);
     const visibleShare = tallies === undefined ? undefined : shareSeenBy(filter.visibleTo, tallies);
     const wordFilter = single === undefined ? undefined : compileWord(filter, single, sets);
-    const wordTotal =
-      word === undefined
+    const wordRows = word === undefined ? undefined : this.tallied.wordTallies(word);
+    const known =
+      wordRows === undefined
         ? undefined
-        : this.tallied.wordTallies(word).then((rows) => this.tallied.wordTotal(filter, rows));
+        : {
+            total: wordRows.then((rows) => this.tallied.wordTotal(filter, rows)),
+            assets: () => wordRows.then((rows) => rows.reduce((sum, row) => sum + row.assets, 0)),
+          };
     const [page, total] = await Promise.all([
       this.pages.searchPage(
         { ...compileFilter(filter, true, plan, sets), everyAsset, visibleShare, word: wordFilter },
@@ -98,9 +102,9 @@ export class AssetQueries {
         limit,
         count && !tallied && word === undefined,
         compileFilter(filter, undefined, plan, sets),
-        wordTotal,
+        known,
       ),
-      tallied ? this.tallied.total(filter, tallies ?? [], sets) : wordTotal,
+      tallied ? this.tallied.total(filter, tallies ?? [], sets) : known?.total,
     ]);
     return total === undefined ? page : { ...page, total };
   }

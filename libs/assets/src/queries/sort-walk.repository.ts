@@ -5,7 +5,7 @@ import { CompiledFilter } from './asset-filter.sql';
 import { AssetCountRepository } from './asset-count.repository';
 import { KeyedRow, keyedRows, pageQuery, ResolvedSort, sortWalkQuery } from './page.sql';
 import { assetsWhere, Id, idsOf, MAX_LISTED_IDS, maxAssetId, QuerySources } from './query-sources';
-import { TEXT_WALK_SHARE_OF_ESTIMATE, walkMayPay, walkPays } from './sort-walk';
+import { probeWordPays, TEXT_WALK_SHARE_OF_ESTIMATE, walkMayPay, walkPays } from './sort-walk';
 import { probedWord } from './word-walk';
 
 /** A search page's slice to walk: the page's rows from `offset`, or after `after`. */
@@ -22,6 +22,13 @@ export interface WalkedSlice {
  * every match: when that pays, as sort-walk.ts judges it, from the plan's estimate before counting and
  * then from the count.
  */
+/** One word's counts from its tallies: what its viewer sees (the total), and every asset with the word. */
+export interface KnownWord {
+  total: Promise<number>;
+  /** Asked only when needed: an unread promise that failed would go unhandled. */
+  assets(): Promise<number>;
+}
+
 @Injectable()
 export class SortWalkRepository {
   constructor(
@@ -44,21 +51,28 @@ export class SortWalkRepository {
     slice: WalkedSlice,
     count: boolean,
     counted: CompiledFilter,
-    known?: Promise<number>,
+    known?: KnownWord,
   ): Promise<{ total?: number; rows?: KeyedRow[] }> {
     if (sort.kind !== 'value' || !this.sources.mysql) return {};
     const reader = this.sources.reader;
     const { descending, offset, limit, after } = slice;
-    // One word: its total is known (the word tallies), and the walk probes the word per asset it meets.
-    const walked = search.word === undefined ? search : probedWord(search.word);
+    // One word: its total is known (the word tallies), and a walk probes the word per asset it meets when
+    // the word is common enough (probeWordPays), or tests the assets against the word's gathered ones.
+    const walkedFor = async (wanted: number, assets: number, matches?: number): Promise<CompiledFilter> =>
+      search.word === undefined ||
+      (matches !== undefined &&
+        known !== undefined &&
+        !probeWordPays(wanted, assets, matches, await known.assets()))
+        ? search
+        : probedWord(search.word);
     const counting = count || known !== undefined;
-    const total = (): Promise<number> => known ?? this.counts.count(counted, reader);
+    const total = (): Promise<number> => known?.total ?? this.counts.count(counted, reader);
     const mayPay = async (wanted: number, assets: number, share?: number): Promise<boolean> =>
       known !== undefined ||
       walkMayPay(wanted, assets, await this.estimatedMatches(search, reader), search.visibleShare, share);
     if (sort.numeric) {
       if (after?.key === null) return {};
-      const walk = async (bounded: boolean): Promise<KeyedRow[]> =>
+      const walk = async (bounded: boolean, walked: CompiledFilter): Promise<KeyedRow[]> =>
         keyedRows(
           sortWalkQuery(reader, walked, {
             attributeId: sort.attributeId,
@@ -71,14 +85,14 @@ export class SortWalkRepository {
         );
       const assets = await maxAssetId(reader);
       if (!counting) {
-        const rows = await walk(true);
+        const rows = await walk(true, await walkedFor(offset + limit, assets));
         return rows.length === limit + 1 ? { rows } : {};
       }
       if (!(await mayPay(offset + limit, assets))) return {};
       const matches = await total();
       if (offset >= matches) return { total: matches, rows: [] };
       if (!walkPays(offset + limit, assets, matches)) return { total: matches };
-      const rows = await walk(false);
+      const rows = await walk(false, await walkedFor(offset + limit, assets, matches));
       const filled = rows.length === limit + 1 || offset + rows.length >= matches;
       return filled ? { total: matches, rows } : { total: matches };
     }
@@ -89,6 +103,7 @@ export class SortWalkRepository {
     const matches = await total();
     if (offset >= matches) return { total: matches, rows: [] };
     if (!walkPays(wanted, assets, matches)) return { total: matches };
+    const walked = await walkedFor(wanted, assets, matches);
     const candidates = await this.textWalkCandidates(walked, sort.attributeId, descending, wanted, reader);
     // Fewer than wanted and fewer than every match: some matches have no value (they come last).
     if (candidates === undefined || candidates.length < Math.min(wanted, matches)) return { total: matches };
