@@ -4,6 +4,7 @@ import { AssetFilter } from '../ports/asset-filter';
 import { AssetFacet, AssetFacetCount } from '../ports/asset-queries.port';
 import { visibleLevelSets, VisibleLevelSets, visibleThroughLevels } from '../rules/asset-visibility';
 import { AssetCountRepository } from './asset-count.repository';
+import { CompiledFilter } from './asset-filter.sql';
 import { AssetFacetsRepository } from './asset-facets.repository';
 import { AssetTalliesRepository, Tally } from './asset-tallies.repository';
 import { AssetWordTalliesRepository, CountedPlaces, WordTally } from './asset-word-tallies.repository';
@@ -39,13 +40,16 @@ export class TalliedCounts {
   async wordTotal(filter: AssetFilter, rows: WordTally[]): Promise<number> {
     const viewer = filter.visibleTo;
     const counted = wordCountedBy(filter);
+    const word = singleWord(filter);
     let total =
-      viewer === undefined || viewer.grants.all
+      viewer === undefined || viewer.grants.all || word === undefined
         ? 0
-        : await this.counts.countOwnHidden(viewer, {
-            submitted: filter.submitted,
-            keywords: filter.keywords,
-          });
+        : await this.counts.countOwnHiddenWord(
+            viewer,
+            filter.submitted,
+            word,
+            filter.keywords?.attributeIds ?? [],
+          );
     for (const row of rows) if (counted(row)) total += row.assets;
     return total;
   }
@@ -71,7 +75,10 @@ export class TalliedCounts {
     const [ownHidden, ...perFacet] = await Promise.all([
       viewer === undefined || viewer.grants.all
         ? []
-        : this.ownHiddenFacets(viewer, { submitted, keywords }, facets),
+        : this.ownHiddenFacets(
+            this.counts.ownHiddenWordFilter(viewer, submitted, word, keywords?.attributeIds ?? []),
+            facets,
+          ),
       ...facets.map(async (facet): Promise<Array<{ value: number; assets: number }>> =>
         facet.kind === 'accessLevel'
           ? rows
@@ -152,7 +159,9 @@ export class TalliedCounts {
     const seesAll = viewer === undefined || viewer.grants.all;
     const counted = countedBy(filter);
     const [ownHidden, ...perFacet] = await Promise.all([
-      seesAll ? [] : this.ownHiddenFacets(viewer, { submitted: filter.submitted }, facets),
+      seesAll
+        ? []
+        : this.ownHiddenFacets(this.counts.ownHiddenFilter(viewer, { submitted: filter.submitted }), facets),
       ...facets.map((facet) =>
         facet.kind === 'accessLevel'
           ? tallies.flatMap((tally) => tally.accessLevelIds.map((value) => ({ ...tally, value })))
@@ -168,15 +177,10 @@ export class TalliedCounts {
    * of `asset_categories` from every category link: 350 ms at 1M for a viewer with none).
    */
   private async ownHiddenFacets(
-    viewer: Viewer,
-    scope: Pick<AssetFilter, 'submitted' | 'keywords'>,
+    ownHidden: CompiledFilter,
     facets: TalliedAssetFacet[],
   ): Promise<AssetFacetCount[][]> {
-    const counted = await this.facetsRepository.facets(
-      this.counts.ownHiddenFilter(viewer, scope),
-      facets,
-      Number.MAX_SAFE_INTEGER,
-    );
+    const counted = await this.facetsRepository.facets(ownHidden, facets, Number.MAX_SAFE_INTEGER);
     return counted.counts;
   }
 }

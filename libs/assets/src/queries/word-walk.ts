@@ -37,7 +37,7 @@ export function compileWord(
  * another index that probes each asset it meets (a sort copy in order). Written as a scalar subquery so
  * that MariaDB does not turn it into a semi-join, which would read the word's every row first.
  */
-export function wordProbeSql(word: WordFilter): string {
+export function wordProbeSql(word: Pick<WordFilter, 'tokenParam' | 'attributesParam'>): string {
   return (
     `(SELECT COUNT(*) FROM ${TOKENS} wp WHERE wp.token = ${word.tokenParam} AND wp.asset_id = a.id ` +
     `AND wp.attribute_id IN ${word.attributesParam}) > 0`
