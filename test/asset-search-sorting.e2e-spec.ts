@@ -152,17 +152,28 @@ describe('GET /rest/asset-search: keywords, a common word AND a rare one', () =>
   const createAsset = assetFactory(() => t);
   const search = searcher(() => t);
   const ids: Record<string, number[]> = { common: [], both: [], rare: [] };
+  /** Each asset holding `harbour` without `lighthouse` in the order of its title (ties by id). */
+  const byTitle: Array<{ id: number; title: string }> = [];
 
   beforeAll(async () => {
     t = await TestApp.start();
     level = (await SearchWorld.create(t)).levelA;
+    // Enough more `harbour` (with scattered titles, the first three alike) that the first page sorted by
+    // title walks the title copies and probes the word per asset (probeWordPays: 86 of ~88 assets, one asset
+    // a page), the walk ending among the three alike.
+    for (let i = 0; i < 45; i += 1) {
+      const title = i % 15 === 0 ? 'harbour - alike' : `harbour ${((i * 37) % 45).toString(36)} quay`;
+      const id = await createAsset({ levels: [level], values: [[ATTRIBUTE.title, title]] });
+      ids.common.push(id);
+      byTitle.push({ id, title });
+    }
     // `harbour` on 41 assets, `lighthouse` on 6: more than four times as common (the scanned form).
     for (let i = 0; i < 40; i += 1) {
       const both = i % 13 === 0;
       const title = both ? `harbour lighthouse ${i}` : `harbour view ${i}`;
-      (both ? ids.both : ids.common).push(
-        await createAsset({ levels: [level], values: [[ATTRIBUTE.title, title]] }),
-      );
+      const id = await createAsset({ levels: [level], values: [[ATTRIBUTE.title, title]] });
+      (both ? ids.both : ids.common).push(id);
+      if (!both) byTitle.push({ id, title });
     }
     ids.rare.push(await createAsset({ levels: [level], values: [[ATTRIBUTE.title, 'lighthouse alone']] }));
     ids.rare.push(
@@ -183,7 +194,7 @@ describe('GET /rest/asset-search: keywords, a common word AND a rare one', () =>
   it('finds the assets holding both, in any attributes, exact or by prefix, in either order', async () => {
     const expected = [...ids.both, ids.rare[1]];
     expect(expected).toHaveLength(5);
-    expect(ids.common).toHaveLength(36);
+    expect(ids.common).toHaveLength(81);
     for (const keywords of [
       'harbour lighthouse',
       'lighthouse harbour',
@@ -197,6 +208,26 @@ describe('GET /rest/asset-search: keywords, a common word AND a rare one', () =>
     }
     expect(await search('keywords=harbour%20lighthouse%20view')).toEqual([]);
     expect(await search('keywords=harbour%20NOT%20lighthouse')).toEqual(ids.common);
+  });
+
+  it('sorts the common word by title the same page by page (the first walked) as in one page', async () => {
+    byTitle.sort((x, y) => (x.title < y.title ? -1 : x.title > y.title ? 1 : x.id - y.id));
+    const query = `keywords=harbour%20NOT%20lighthouse&sortAttributeId=${ATTRIBUTE.title}`;
+    expect(await search(`${query}&pageSize=200`)).toEqual(byTitle.map((asset) => asset.id));
+    const word = `keywords=harbour&sortAttributeId=${ATTRIBUTE.title}`;
+    const whole = await search(`${word}&pageSize=200`);
+    expect(whole).toHaveLength(86);
+    expect(whole.slice(0, 3)).toEqual(byTitle.slice(0, 3).map((asset) => asset.id));
+    for (const [descending, order] of [
+      [false, whole],
+      [true, [...whole].reverse()],
+    ] as const) {
+      const paged: number[] = [];
+      for (let page = 0; page < 4; page += 1) {
+        paged.push(...(await search(`${word}&pageSize=1&page=${page}&sortDescending=${descending}`)));
+      }
+      expect({ descending, paged }).toEqual({ descending, paged: order.slice(0, 4) });
+    }
   });
 });
 

@@ -87,6 +87,32 @@ export function sortWalkQuery(
     .limit(limit);
 }
 
+/**
+ * SQLite's walk of the text copies (`asset_sort_texts (attribute_id, value, asset_id)`) in order, from the
+ * first entry: one table in the outer query, so SQLite reads that index in order without a sort, and each
+ * entry's asset is tested by an EXISTS on its primary key, stopping at the LIMIT (SQLite has no
+ * STRAIGHT_JOIN, and would start a join from the filter's side). `tiedValue`: only the entries of that copy.
+ */
+export function sqliteTextWalkQuery(
+  dataSource: DataSource,
+  search: CompiledFilter,
+  walk: { attributeId: number; descending: boolean; limit: number; tiedValue?: unknown },
+): SelectQueryBuilder<object> {
+  const direction = walk.descending ? 'DESC' : 'ASC';
+  const conditions =
+    search.where.length === 0 ? '' : ` AND ${search.where.map((w) => `(${w})`).join(' AND ')}`;
+  const query = dataSource
+    .createQueryBuilder()
+    .select('sn.asset_id', 'id')
+    .addSelect('sn.value', 'sortKey')
+    .from('asset_sort_texts', 'sn')
+    .where('sn.attribute_id = :sortWalkAttributeId', { sortWalkAttributeId: walk.attributeId })
+    .andWhere(`EXISTS (SELECT 1 FROM assets a WHERE a.id = sn.asset_id${conditions})`)
+    .setParameters(search.params);
+  if (walk.tiedValue !== undefined) query.andWhere('sn.value = :tiedValue', { tiedValue: walk.tiedValue });
+  return query.orderBy('sn.value', direction).addOrderBy('sn.asset_id', direction).limit(walk.limit);
+}
+
 /** The general query of one page of ids: every match read and sorted (also EXPLAINed by the benchmark). */
 export function pageQuery(
   dataSource: DataSource,

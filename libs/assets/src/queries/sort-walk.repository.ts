@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AssetPage, AssetPosition } from '../ports/asset-queries.port';
 import { CompiledFilter } from './asset-filter.sql';
 import { AssetCountRepository } from './asset-count.repository';
-import { KeyedRow, keyedRows, pageQuery, ResolvedSort, sortWalkQuery } from './page.sql';
+import { KeyedRow, keyedRows, pageQuery, ResolvedSort, sortWalkQuery, sqliteTextWalkQuery } from './page.sql';
 import { assetsWhere, Id, idsOf, MAX_LISTED_IDS, maxAssetId, QuerySources } from './query-sources';
 import { probeWordPays, TEXT_WALK_SHARE_OF_ESTIMATE, walkMayPay, walkPays } from './sort-walk';
 import { probedWord } from './word-walk';
@@ -53,7 +53,8 @@ export class SortWalkRepository {
     counted: CompiledFilter,
     known?: KnownWord,
   ): Promise<{ total?: number; rows?: KeyedRow[] }> {
-    if (sort.kind !== 'value' || !this.sources.mysql) return {};
+    if (sort.kind !== 'value') return {};
+    if (!this.sources.mysql) return this.sqliteWordTextPage(search, sort, slice, known);
     const reader = this.sources.reader;
     const { descending, offset, limit, after } = slice;
     // One word: its total is known (the word tallies), and a walk probes the word per asset it meets when
@@ -113,6 +114,34 @@ export class SortWalkRepository {
   }
 
   /**
+   * SQLite: a common word's first pages in the order of a text walk its copies and probe the word per asset
+   * (when that pays, as on MySQL), then sort the page among the candidates; otherwise nothing (the general
+   * query sorts every match: 349 ms for the commonest word at 1M by title).
+   */
+  private async sqliteWordTextPage(
+    search: CompiledFilter,
+    sort: Extract<ResolvedSort, { kind: 'value' }>,
+    { descending, offset, limit, after }: WalkedSlice,
+    known: KnownWord | undefined,
+  ): Promise<{ total?: number; rows?: KeyedRow[] }> {
+    if (sort.numeric || after !== undefined || search.word === undefined || known === undefined) return {};
+    const reader = this.sources.reader;
+    const [matches, assets] = await Promise.all([known.total, maxAssetId(reader)]);
+    const wanted = offset + limit + 1;
+    if (offset >= matches) return { total: matches, rows: [] };
+    if (!walkPays(wanted, assets, matches) || !probeWordPays(wanted, assets, matches, await known.assets()))
+      return { total: matches };
+    const walked = probedWord(search.word);
+    const candidates = await this.textWalkCandidates(walked, sort.attributeId, descending, wanted, reader);
+    if (candidates === undefined || candidates.length < Math.min(wanted, matches)) return { total: matches };
+    const among = { ...walked, where: [...walked.where, `a.id IN (${candidates.join(', ')})`] };
+    return {
+      total: matches,
+      rows: await keyedRows(pageQuery(reader, among, sort, descending, offset, limit + 1)),
+    };
+  }
+
+  /**
    * The page of a numeric sort on MySQL (AssetPageRepository.page), whose `total` is counted: when the
    * page is near the top of a result that is not too sparse (walkPays), the walk of the sort index in
    * order, stopping after one page. The walk only sees assets with a value; undefined when it cannot
@@ -148,17 +177,19 @@ export class SortWalkRepository {
     reader: DataSource,
   ): Promise<number[] | undefined> {
     const texts = { attributeId, descending, offset: 0, table: 'asset_sort_texts' } as const;
-    const walked: Array<{ id: Id; sortKey: string }> = await sortWalkQuery(reader, search, {
-      ...texts,
-      limit: wanted,
-    }).getRawMany();
+    const walk = (limit: number, tiedValue?: unknown) =>
+      !this.sources.mysql
+        ? sqliteTextWalkQuery(reader, search, { attributeId, descending, limit, tiedValue })
+        : tiedValue === undefined
+          ? sortWalkQuery(reader, search, { ...texts, limit })
+          : sortWalkQuery(reader, search, { ...texts, limit }).andWhere('sn.value = :tiedValue', {
+              tiedValue,
+            });
+    const walked: Array<{ id: Id; sortKey: string }> = await walk(wanted).getRawMany();
     const ids = walked.map((row) => Number(row.id));
     const last = walked[walked.length - 1];
     if (walked.length < wanted || last === undefined) return ids;
-    const tied = sortWalkQuery(reader, search, { ...texts, limit: MAX_LISTED_IDS }).andWhere(
-      'sn.value = :tiedValue',
-      { tiedValue: last.sortKey },
-    );
+    const tied = walk(MAX_LISTED_IDS, last.sortKey);
     const tie: Array<{ id: Id }> = await tied.getRawMany();
     // So many alike that the list may be cut: the general query sorts every match instead.
     if (tie.length >= MAX_LISTED_IDS) return undefined;
