@@ -5,13 +5,14 @@ import {
   groupedAssetIdsSql,
   KeywordPlan,
   nextTokenSql,
+  PlannedConjunction,
   prefixBounds,
   probedAssetIdsSql,
   scannedAssetIdsSql,
   TokenMatch,
   tokenRangeSql,
 } from './keyword.sql';
-import { chooseConjunctionForm, planKeywords } from './keyword-plan';
+import { chooseConjunctionForm, keyProbeDriver, keyProbePays, planKeywords } from './keyword-plan';
 import { Id, MAX_LISTED_IDS, maxAssetId, QuerySources, rowsOf } from './query-sources';
 import { SqlParams } from './sql-params';
 
@@ -84,7 +85,12 @@ export class KeywordPlanRepository {
   /**
    * A conjunction of token conditions as keyword-plan.ts plans it (ConjunctionReader), read on the
    * replica; `rows`: each condition's rows (tokenRowEstimates).
-   * - MySQL: the per-token semi-joins (undefined) when the cost model says so; else the assets having
+   * - MySQL, when one condition may drive the others' probes by key and that costs least (keyProbePays:
+   *   two common words): the assets having every condition from the driver's rows probing the others
+   *   (probedAssetIdsSql), listed when at most MAX_LISTED_IDS, else that statement as a subquery
+   *   (`{ driving }`). The AND of the two commonest words at 1M answered 503 after the 5 s deadline with
+   *   the grouped scan (2.7 s alone, with the page beside it); now 1.1-1.6 s.
+   * - MySQL otherwise: the per-token semi-joins (undefined) when the cost model says so; else the assets having
    *   every condition, when at most MAX_LISTED_IDS, from one statement: when one condition has at least
    *   SCAN_COMMONEST_RATIO times the others' rows, its range scanned against theirs (scannedAssetIdsSql),
    *   else every row grouped by asset (groupedAssetIdsSql); past MAX_LISTED_IDS, that grouped scan as a
@@ -96,9 +102,19 @@ export class KeywordPlanRepository {
     conditions: readonly TokenMatch[],
     attributeIds: readonly number[],
     rows: readonly number[],
-  ): Promise<readonly number[] | 'grouped' | undefined> {
+  ): Promise<PlannedConjunction | undefined> {
     const params = new SqlParams();
     let sql: string;
+    const driving = this.sources.mysql ? keyProbeDriver(conditions, rows) : undefined;
+    if (driving !== undefined && keyProbePays(rows, driving)) {
+      sql = probedAssetIdsSql(conditions, attributeIds, params, driving);
+      const found = await rowsOf<{ asset_id: Id }>(
+        this.sources.reader,
+        `${sql} LIMIT ${MAX_LISTED_IDS + 1}`,
+        params,
+      );
+      return found.length <= MAX_LISTED_IDS ? found.map((row) => Number(row.asset_id)) : { driving };
+    }
     if (this.sources.mysql) {
       if (chooseConjunctionForm(rows) === 'perToken') return undefined;
       const commonest = rows.indexOf(Math.max(...rows));

@@ -3,6 +3,7 @@ import { TermQuery } from '../ports/asset-filter';
 import {
   conjunctionTokens,
   keywordSql,
+  PlannedConjunction,
   nextTokenSql,
   prefixBounds,
   probedAssetIdsSql,
@@ -125,11 +126,13 @@ describe('the grouped form of a conjunction against the per-token form', () => {
   async function selected(
     query: TermQuery,
     attributeIds: number[],
-    plan?: Map<TermQuery, 'grouped'>,
+    plan?: Map<TermQuery, PlannedConjunction>,
   ): Promise<number[]> {
     const params = new SqlParams();
     const sql = keywordSql(query, attributeIds, params, plan);
-    if (plan !== undefined) expect(sql).toContain('GROUP BY t.asset_id');
+    const form = plan?.get(query);
+    if (form === 'grouped') expect(sql).toContain('GROUP BY t.asset_id');
+    if (typeof form === 'object' && 'driving' in form) expect(sql).toContain('EXISTS (SELECT 1 FROM');
     const found: Array<{ id: number }> = await dataSource
       .createQueryBuilder()
       .select('a.id', 'id')
@@ -194,7 +197,7 @@ describe('the grouped form of a conjunction against the per-token form', () => {
   });
 
   it.each(cases)(
-    '%s: the same assets scanning any one condition against the others',
+    '%s: the same assets scanning, or driving from, any one condition against the others',
     async (_name, terms, attributeIds) => {
       const query: TermQuery = terms.length === 1 ? terms[0] : { kind: 'and', items: terms };
       const tokens = conjunctionTokens(query) ?? [];
@@ -203,6 +206,9 @@ describe('the grouped form of a conjunction against the per-token form', () => {
         const params = new SqlParams();
         const sql = scannedAssetIdsSql(tokens, attributeIds, params, scanned);
         expect(await assetIdsOf(sql, params)).toEqual(expected(terms, attributeIds));
+        // The plan's `{ driving }`: that condition's rows probing the others, as a subquery of the filter.
+        const driven = await selected(query, attributeIds, new Map([[query, { driving: scanned }]]));
+        expect({ scanned, driven }).toEqual({ scanned, driven: expected(terms, attributeIds) });
       }
     },
   );

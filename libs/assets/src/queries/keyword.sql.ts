@@ -20,7 +20,14 @@ export interface TokenMatch {
  * one grouped scan (a short list of ids), or `'grouped'`, that scan as a subquery (too many ids to list).
  * Which ones gain by it is keyword-plan.ts's choice.
  */
-export type KeywordPlan = ReadonlyMap<TermQuery, readonly number[] | 'grouped'>;
+export type KeywordPlan = ReadonlyMap<TermQuery, PlannedConjunction>;
+
+/**
+ * How one conjunction is read: the ids of the assets it matches (few enough to list), `'grouped'` (the
+ * grouped scan as a subquery), or `{ driving }`: the driving condition's rows probing the other conditions
+ * by the primary key (probedAssetIdsSql as a subquery, MySQL, every other condition an exact token).
+ */
+export type PlannedConjunction = readonly number[] | 'grouped' | { driving: number };
 
 /** A semi-join per token everywhere. */
 export const PER_TOKEN: KeywordPlan = new Map();
@@ -44,6 +51,10 @@ export function keywordSql(
     const planned = attributeIds.length > 0 ? plan.get(node) : undefined;
     const grouped = planned === 'grouped' ? conjunctionTokens(node) : undefined;
     if (grouped !== undefined) return `a.id IN (${groupedAssetIdsSql(grouped, attributeIds, params)})`;
+    const driving = typeof planned === 'object' && 'driving' in planned ? planned.driving : undefined;
+    const probed = driving === undefined ? undefined : conjunctionTokens(node);
+    if (probed !== undefined && driving !== undefined)
+      return `a.id IN (${probedAssetIdsSql(probed, attributeIds, params, driving)})`;
     if (Array.isArray(planned)) return planned.length === 0 ? '1 = 0' : `a.id IN ${params.add([...planned])}`;
     switch (node.kind) {
       case 'all':
@@ -177,11 +188,14 @@ export function prefixBounds(prefix: string): { start: string; end: string } {
 }
 
 /**
- * The ids of the assets having every token condition in the attributes (SQLite), driven from one
- * condition's rows (`driving`, the rarest): each asset found probes the others through the
- * `(asset_id, token)` index. Left to itself SQLite builds the list of every condition's assets, the
- * commonest included (`misoba nuba*` at 1M: 228,567 rows, twice, for the count and the page), where
- * this reads 16,434 rows and probes each (28 ms).
+ * The ids of the assets having every token condition in the attributes, driven from one condition's rows
+ * (`driving`, the rarest): each asset found probes the others.
+ * - SQLite, through the `(asset_id, token)` index. Left to itself SQLite builds the list of every
+ *   condition's assets, the commonest included (`misoba nuba*` at 1M: 228,567 rows, twice, for the count
+ *   and the page), where this reads 16,434 rows and probes each (28 ms).
+ * - MySQL, when every other condition is an exact token: through the primary key `(token, asset_id, ...)`.
+ *   The driving range comes in asset order, so the probes of each other token walk its own range in order
+ *   too, a merge rather than random reads (keyword-plan.ts KEY_PROBE_MICROS).
  */
 export function probedAssetIdsSql(
   tokens: readonly TokenMatch[],
