@@ -190,7 +190,7 @@ export async function measure(
       ['three facets, no filter', `facets=${FACETS}`],
     );
   }
-  const words = commonWordScenarios(plan.attributes.title.id, FACETS);
+  const words = commonWordScenarios(plan.attributes.title.id, plan.attributes.region.id, FACETS);
   if (process.argv.includes('--words')) scenarios.length = 0;
   scenarios.push(...words);
   // Every request again as the user who may view a quarter of the levels (`userId` acts as them).
