@@ -51,16 +51,22 @@ export function keyProbeDriver(
 
 /** Whether driving from `driving` and probing the others by key costs less than the other two forms. */
 export function keyProbePays(rows: readonly number[], driving: number): boolean {
-  const probes = Math.min(...rows) * PROBE_MICROS;
-  const grouped = rows.reduce((total, n) => total + n, 0) * GROUPED_ROW_MICROS;
+  const { probes, grouped } = formCosts(rows);
   return rows[driving] * KEY_PROBE_MICROS < Math.min(probes, grouped);
 }
 
 /** The cheaper form by the cost model: probes ≈ rarest × PROBE_MICROS, grouped ≈ all × GROUPED_ROW_MICROS. */
 export function chooseConjunctionForm(rows: readonly number[]): 'perToken' | 'grouped' {
-  const probes = Math.min(...rows) * PROBE_MICROS;
-  const grouped = rows.reduce((total, n) => total + n, 0) * GROUPED_ROW_MICROS;
+  const { probes, grouped } = formCosts(rows);
   return grouped < probes ? 'grouped' : 'perToken';
+}
+
+/** The cost model's µs for the per-token probes and for the grouped scan. */
+function formCosts(rows: readonly number[]): { probes: number; grouped: number } {
+  return {
+    probes: Math.min(...rows) * PROBE_MICROS,
+    grouped: rows.reduce((total, n) => total + n, 0) * GROUPED_ROW_MICROS,
+  };
 }
 
 /**

@@ -104,13 +104,7 @@ export class SortWalkRepository {
     const matches = await total();
     if (offset >= matches) return { total: matches, rows: [] };
     if (!walkPays(wanted, assets, matches)) return { total: matches };
-    const walked = await walkedFor(wanted, assets, matches);
-    const candidates = await this.textWalkCandidates(walked, sort.attributeId, descending, wanted, reader);
-    // Fewer than wanted and fewer than every match: some matches have no value (they come last).
-    if (candidates === undefined || candidates.length < Math.min(wanted, matches)) return { total: matches };
-    const among = { ...walked, where: [...walked.where, `a.id IN (${candidates.join(', ')})`] };
-    const rows = await keyedRows(pageQuery(reader, among, sort, descending, offset, limit + 1));
-    return { total: matches, rows };
+    return this.textPage(await walkedFor(wanted, assets, matches), sort, slice, matches);
   }
 
   /**
@@ -121,9 +115,10 @@ export class SortWalkRepository {
   private async sqliteWordTextPage(
     search: CompiledFilter,
     sort: Extract<ResolvedSort, { kind: 'value' }>,
-    { descending, offset, limit, after }: WalkedSlice,
+    slice: WalkedSlice,
     known: KnownWord | undefined,
   ): Promise<{ total?: number; rows?: KeyedRow[] }> {
+    const { offset, limit, after } = slice;
     if (sort.numeric || after !== undefined || search.word === undefined || known === undefined) return {};
     const reader = this.sources.reader;
     const [matches, assets] = await Promise.all([known.total, maxAssetId(reader)]);
@@ -131,8 +126,23 @@ export class SortWalkRepository {
     if (offset >= matches) return { total: matches, rows: [] };
     if (!walkPays(wanted, assets, matches) || !probeWordPays(wanted, assets, matches, await known.assets()))
       return { total: matches };
-    const walked = probedWord(search.word);
+    return this.textPage(probedWord(search.word), sort, slice, matches);
+  }
+
+  /**
+   * An offset page of a text sort from the walk of its copies (textWalkCandidates, both databases), sorted
+   * among the candidates by the values themselves; only the total when the walk cannot give the page.
+   */
+  private async textPage(
+    walked: CompiledFilter,
+    sort: Extract<ResolvedSort, { kind: 'value' }>,
+    { descending, offset, limit }: WalkedSlice,
+    matches: number,
+  ): Promise<{ total?: number; rows?: KeyedRow[] }> {
+    const reader = this.sources.reader;
+    const wanted = offset + limit + 1;
     const candidates = await this.textWalkCandidates(walked, sort.attributeId, descending, wanted, reader);
+    // Fewer than wanted and fewer than every match: some matches have no value (they come last).
     if (candidates === undefined || candidates.length < Math.min(wanted, matches)) return { total: matches };
     const among = { ...walked, where: [...walked.where, `a.id IN (${candidates.join(', ')})`] };
     return {
