@@ -174,6 +174,8 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
             't.assets FROM asset_category_tallies t JOIN asset_level_sets s ON s.id = t.level_set_id ' +
             "WHERE t.assets > 0 UNION ALL SELECT 'year', s.level_ids, t.submitted, t.upload_pending, t.year, " +
             't.assets FROM asset_year_tallies t JOIN asset_level_sets s ON s.id = t.level_set_id WHERE t.assets > 0 ' +
+            "UNION ALL SELECT 'type', s.level_ids, t.submitted, t.upload_pending, t.type_key, t.assets " +
+            'FROM asset_type_tallies t JOIN asset_level_sets s ON s.id = t.level_set_id WHERE t.assets > 0 ' +
             'ORDER BY 1, 2, 3, 4, 5',
         )
       ).map((row: Record<string, unknown>) => Object.values(row).map(String).join(' '));
@@ -199,6 +201,7 @@ describe('GET /rest/asset-search: the total of an unfiltered search, counted fro
     await db.query('UPDATE asset_tallies SET assets = assets + 5');
     await db.query('UPDATE asset_year_tallies SET assets = assets + 3');
     await db.query('DELETE FROM asset_category_tallies');
+    await db.query('UPDATE asset_type_tallies SET assets = assets + 2');
     await db.query('UPDATE assets SET level_set_id = NULL, category_set_id = NULL');
     const job = t.app.get(JobRegistry).get('rebuild-search-index');
     await job?.run({

@@ -1,4 +1,5 @@
 import { bearerRequests } from './helpers/bearer-requests';
+import { contentRequests, png } from './helpers/content-fixtures';
 import { assetFactory, ATTRIBUTE, pageWalker, SearchWorld } from './helpers/search-fixtures';
 import { TestApp } from './helpers/test-app';
 
@@ -8,8 +9,8 @@ import { TestApp } from './helpers/test-app';
  * viewer of every level (admin), of some levels (viewer, other) and an uploader with hidden uploads of
  * their own, and after every kind of write, the number of assets a brute force finds (the word OR a word
  * no asset has, which no word path answers; `count=false` pages count nothing); the word's pages must list
- * those assets, and its category, access level and year facets (from the word facet tallies) must equal
- * the brute force's GROUP BY.
+ * those assets, and its category, access level, year and type facets (from the word facet tallies) must
+ * equal the brute force's GROUP BY, also when an asset's type comes from its asset type or from a new file.
  */
 describe('GET /rest/asset-search: the total of a common word, counted from the word tallies', () => {
   let t: TestApp;
@@ -17,6 +18,7 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
   const api = bearerRequests(() => t);
   const createAsset = assetFactory(() => t);
   const walk = pageWalker(() => t);
+  const content = contentRequests(() => t);
   const ids: Record<string, number> = {};
   const WORDS = ['logo', 'brand', 'red', 'fresh'];
   // Each check walks every page of each word for four searchers: minutes on a loaded machine.
@@ -38,9 +40,9 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
           const walked = brute.length;
           await expectSamePages(query, token, brute);
           const who = user?.username ?? 'admin';
-          // The categories, access levels and years from the word's facet tallies, against the GROUP BY
+          // The categories, access levels, years and types from the word's facet tallies, against the GROUP BY
           // over the brute force's matches (the word OR a word no asset has); the access levels alone too.
-          const facets = 'categories,accessLevels,dateAdded:year';
+          const facets = 'categories,accessLevels,dateAdded:year,type';
           const [tallied, grouped, levelsAlone] = await Promise.all(
             [
               `${query}&facets=${facets}`,
@@ -125,6 +127,19 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
       submit: false,
       values: [[title, 'Draft logo brand']],
     });
+    // An asset type given at creation (the type facet counts it by its id, not by its content's type).
+    const typed = await api
+      .post('/rest/assets', t.adminToken, {
+        accessLevels: [{ id: w.levelB }],
+        assetTypeUrl: `${t.baseUrl}/rest/asset-types/2`,
+      })
+      .expect(201);
+    ids.typed = typed.body.id as number;
+    await api
+      .put(`/rest/assets/${ids.typed}`, t.adminToken, {
+        attributes: [{ id: String(title), value: 'Typed logo' }],
+      })
+      .expect(200);
     // "red" in a list attribute (not keyword-searchable) only: no keyword match.
     ids.colour = await createAsset({ levels: [w.levelB], values: [[w.colour, 'Red']] });
     ids.elsewhere = await createAsset({
@@ -142,9 +157,9 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
 
   it('equals what each searcher finds, for words in one attribute and in several, in every state', async () => {
     await expectWordTotalsExact();
-    // The model: admin finds "logo" in the three submitted assets with it, the viewer (view on A) in the
-    // two live ones, the uploader in those and their own upload awaiting approval.
-    expect(await walk('keywords=logo', t.adminToken)).toBe(3);
+    // The model: admin finds "logo" in the four submitted assets with it, the viewer (view on A) in the
+    // two live ones on A, the uploader in those and their own upload awaiting approval.
+    expect(await walk('keywords=logo', t.adminToken)).toBe(4);
     expect(await walk('keywords=logo', w.viewer.token)).toBe(2);
     expect(await walk('keywords=logo', w.uploader.token)).toBe(3);
     expect(await walk('keywords=red', t.adminToken)).toBe(2);
@@ -165,6 +180,20 @@ describe('GET /rest/asset-search: the total of a common word, counted from the w
     await put(ids.draft, { submitted: true }, w.uploader.token);
     await api.post(`/rest/assets/${ids.pending}/approve`, w.approver.token, {}).expect(200);
     await put(ids.twoLevels, { attributes: [{ id: String(ATTRIBUTE.description), value: 'red red' }] });
+    await expectWordTotalsExact();
+    // New files change the type from the content: File to Image, and the typed asset keeps its type.
+    for (const id of [ids.live, ids.typed]) {
+      await content.upload(`/rest/assets/${id}`, t.adminToken, await png(4, 4), 'logo.png').expect(200);
+    }
+    const types = async () =>
+      (await api.get('/rest/asset-search?keywords=logo&facets=type', t.adminToken).expect(200)).body.facets
+        .type as Array<{ value: number | string; count: number }>;
+    // "logo": the two uploads of the uploader (File, asset type 1), and the new PNG and the typed asset
+    // (Image, asset type 2).
+    expect((await types()).map(({ value, count }) => [value, count])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
     await expectWordTotalsExact();
   });
 

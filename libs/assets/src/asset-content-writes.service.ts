@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import { attributeTypes, reindexAssetAttributes } from './asset-search-index';
 import { AssetAttributeValueEntity } from './entities/asset-attribute-value.entity';
 import { AssetEntity } from './entities/asset.entity';
+import { AssetTalliesRepository } from './queries/asset-tallies.repository';
 import { AssetWordTalliesRepository } from './queries/asset-word-tallies.repository';
 
 /** A value the content area writes with a new file (read-only file attributes, embedded data). */
@@ -16,7 +17,7 @@ export interface EmbeddedValue {
 /**
  * What the content area writes on assets, inside ITS transaction (the caller's EntityManager), so a
  * file and the asset facts it implies commit together while only this area touches the assets tables.
- * Every method writes the asset row first, which locks it until commit: on MySQL (REPEATABLE READ) the
+ * Every method writes the asset row (or reads it `FOR UPDATE`) first, which locks it until commit: on MySQL (REPEATABLE READ) the
  * first plain read fixes the snapshot, and one taken before the lock would hide the files of an upload
  * queued behind it.
  */
@@ -26,6 +27,7 @@ export class AssetContentWrites {
     private readonly catalog: AttributesCatalog,
     private readonly languages: LanguageService,
     private readonly words: AssetWordTalliesRepository,
+    private readonly tallies: AssetTalliesRepository,
   ) {}
 
   /** Locks the asset row, raising its version (its ETag changes); false when the asset no longer exists. */
@@ -41,11 +43,19 @@ export class AssetContentWrites {
       .update({ id: assetId }, { contentPending: pending, version: () => 'version + 1' });
   }
 
-  /** The type from the new content (File, Image, ...); the asset counts as modified. False when gone. */
+  /**
+   * The type from the new content (File, Image, ...); the asset counts as modified. False when gone. The
+   * row is locked by reading its tallied state (as every write that moves the tallies does), since the
+   * type facet's tallies count it by its type.
+   */
   async setContentType(manager: EntityManager, assetId: number, type: string): Promise<boolean> {
-    const assets = manager.getRepository(AssetEntity);
-    await assets.update({ id: assetId }, { type, updatedAt: new Date(), version: () => 'version + 1' });
-    return assets.existsBy({ id: assetId });
+    const before = await this.tallies.lockedState(manager, assetId);
+    if (before === undefined) return false;
+    await manager
+      .getRepository(AssetEntity)
+      .update({ id: assetId }, { type, updatedAt: new Date(), version: () => 'version + 1' });
+    await this.tallies.moved(manager, assetId, before);
+    return true;
   }
 
   /** The digest of the new current file: what `contentSha256` shows and searches (the row is locked). */

@@ -42,7 +42,11 @@ export class AssetFacetTallies1732323600000 implements MigrationInterface {
     );
     await queryRunner.createTable(tallyTable(addedYear.table, addedYear.column, []));
     const mysql = queryRunner.connection.driver.options.type !== 'better-sqlite3';
-    await recountAssetFacetTallies((sql, parameters) => queryRunner.query(sql, parameters), mysql);
+    // Only the tables made here: a later migration adds each further facet's table and fills it.
+    await recountAssetFacetTallies((sql, parameters) => queryRunner.query(sql, parameters), mysql, [
+      'category',
+      'addedYear',
+    ]);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -47,7 +47,11 @@ export class AssetWordFacetTallies1732395600000 implements MigrationInterface {
       tallyTable(category.table, category.column, [cascadeTo(category.column, 'categories')]),
     );
     await queryRunner.createTable(tallyTable(addedYear.table, addedYear.column, []));
-    await recountAssetWordFacetTallies((sql, parameters) => queryRunner.query(sql, parameters), mysql);
+    // Only the tables made here: a later migration adds each further facet's table and fills it.
+    await recountAssetWordFacetTallies((sql, parameters) => queryRunner.query(sql, parameters), mysql, [
+      'category',
+      'addedYear',
+    ]);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

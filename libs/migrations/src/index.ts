@@ -34,6 +34,7 @@ import { AssetWordTallies1732363200000 } from './1732363200000-asset-word-tallie
 import { TrashTally1732381200000 } from './1732381200000-trash-tally';
 import { LightboxAddedMilliseconds1732388400000 } from './1732388400000-lightbox-added-milliseconds';
 import { AssetWordFacetTallies1732395600000 } from './1732395600000-asset-word-facet-tallies';
+import { AssetTypeTallies1732399200000 } from './1732399200000-asset-type-tallies';
 
 /** Every migration, oldest first. Listed explicitly so Jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   TrashTally1732381200000,
   LightboxAddedMilliseconds1732388400000,
   AssetWordFacetTallies1732395600000,
+  AssetTypeTallies1732399200000,
 ];

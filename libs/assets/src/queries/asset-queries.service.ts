@@ -124,8 +124,8 @@ export class AssetQueries {
     const word = singleWord(filter);
     if (word !== undefined) return this.wordFacetCounts(filter, word, search, facets, limit);
     if (!tallied) return this.facets.facets(search, facets, limit);
-    // Every asset the viewer may see: the total from the tallies, and so the categories, access levels
-    // and years; any other facet a GROUP BY of its own.
+    // Every asset the viewer may see: the total from the tallies, and so the categories, access levels,
+    // years and types; any other facet a GROUP BY of its own.
     const grouped = facets.filter((facet) => !isTalliedFacet(facet));
     const [total, counted, fromTallies] = await Promise.all([
       this.tallied.total(filter, tallies ?? []),
@@ -139,7 +139,7 @@ export class AssetQueries {
   }
 
   /**
-   * Facets of one word (`singleWord`): the total, the access levels, categories and years from the word's
+   * Facets of one word (`singleWord`): the total, the access levels, categories, years and types from the word's
    * tallies (`wordFacets`), any other facet a GROUP BY of its own over the word's matches (side by side).
    */
   private async wordFacetCounts(

@@ -1,14 +1,16 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  addedYearSql,
   CATEGORY_SETS,
   FACET_TALLIES,
+  facetColumnsSql,
+  facetValuesOf,
   LEVEL_SETS,
   recountAssetCategorySets,
   recountAssetFacetTallies,
   recountAssetLevelSets,
   SetKind,
+  TALLIED_FACETS,
   TalliedFacet,
 } from '../tallies/asset-level-sets';
 import { idSetKey, idSetText, parseIdSetText } from '../tallies/id-set-key';
@@ -29,7 +31,7 @@ export interface StoredState extends TalliedState {
   levelSetId: number | null;
   /** The set of categories its row names (`asset_category_sets`; null: none, or not yet counted). */
   categorySetId: number | null;
-  /** What the facet tallies count it by: its categories and the year it was added. */
+  /** What the facet tallies count it by: its categories, the year it was added and its type. */
   facetValues: FacetValues;
   /** What the word tallies count it by: its words and the attributes that hold each. */
   words: AssetWords;
@@ -92,8 +94,7 @@ export class AssetTalliesRepository {
   ): Promise<StoredState | undefined> {
     const rows: Raw[] = await manager.query(
       'SELECT a.submitted, a.upload_pending, a.level_set_id, a.category_set_id, ' +
-        `${addedYearSql('a', this.isMysql())} AS added_year ` +
-        `FROM assets a WHERE a.id = ?${lock}`,
+        `${facetColumnsSql('a', this.isMysql())} FROM assets a WHERE a.id = ?${lock}`,
       [assetId],
     );
     const row = rows[0];
@@ -110,7 +111,7 @@ export class AssetTalliesRepository {
       uploadPending: flag(row.upload_pending),
       levelSetId: row.level_set_id === null ? null : Number(row.level_set_id),
       categorySetId: row.category_set_id === null ? null : Number(row.category_set_id),
-      facetValues: { category: idsOf('category'), addedYear: [Number(row.added_year)] },
+      facetValues: facetValuesOf(row, idsOf('category')),
       words: await this.words.wordsOf(manager, assetId),
     };
   }
@@ -124,12 +125,10 @@ export class AssetTalliesRepository {
   ): Promise<void> {
     await this.adjust(manager, levelSetId, state, 1);
     const [row]: Raw[] = await manager.query(
-      `SELECT ${addedYearSql('a', this.isMysql())} AS added_year FROM assets a WHERE a.id = ?`,
+      `SELECT ${facetColumnsSql('a', this.isMysql())} FROM assets a WHERE a.id = ?`,
       [assetId],
     );
-    await this.adjustFacets(manager, [
-      { levelSetId, state, values: { category: [], addedYear: [Number(row.added_year)] }, delta: 1 },
-    ]);
+    await this.adjustFacets(manager, [{ levelSetId, state, values: facetValuesOf(row, []), delta: 1 }]);
   }
 
   async removed(manager: EntityManager, state: StoredState | undefined): Promise<void> {
@@ -313,7 +312,7 @@ export class AssetTalliesRepository {
    * rows in key order (the deadlock-free order every writer follows).
    */
   private async adjustFacets(manager: EntityManager, changes: FacetChange[]): Promise<void> {
-    for (const facet of Object.keys(FACET_TALLIES) as TalliedFacet[]) {
+    for (const facet of TALLIED_FACETS) {
       const deltas = new Map<string, { key: unknown[]; delta: number }>();
       for (const { levelSetId, state, values, delta } of changes) {
         for (const value of values[facet]) {

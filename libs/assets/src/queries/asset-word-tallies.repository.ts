@@ -2,7 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReadReplica } from '@dam/database';
 import { DataSource, EntityManager } from 'typeorm';
-import { addedYearSql, TalliedFacet } from '../tallies/asset-level-sets';
+import { facetColumnsSql, facetValuesOf, TALLIED_FACETS, TalliedFacet } from '../tallies/asset-level-sets';
 import { WORD_FACET_TALLIES, WORD_TALLIES, WORD_TOKEN_SQL } from '../tallies/asset-word-tallies';
 import { idSetText, parseIdSetText } from '../tallies/id-set-key';
 
@@ -11,7 +11,8 @@ export type AssetWords = ReadonlyMap<string, string>;
 
 /**
  * What an asset's words are counted by in `asset_word_tallies`: its set of levels and its state; in the
- * WORD_FACET_TALLIES also its values of each tallied facet (its categories, the year it was added).
+ * WORD_FACET_TALLIES also its values of each tallied facet (its categories, the year it was added, its
+ * type).
  */
 export interface WordPlace {
   levelSetId: number;
@@ -103,7 +104,7 @@ export class AssetWordTalliesRepository {
     );
     await this.upsert(manager, WORD_TALLIES, `token, ${columns}`, wordRows);
     // Then each facet's table, in the order of WORD_FACET_TALLIES: every writer locks them in one order.
-    for (const facet of Object.keys(WORD_FACET_TALLIES) as TalliedFacet[]) {
+    for (const facet of TALLIED_FACETS) {
       const facetRows = deltasOf(before, after, ({ place, words }) =>
         [...words].flatMap(([token, attributeIds]) =>
           place.facetValues[facet].map((value) => [token, value, ...state(place), attributeIds]),
@@ -138,7 +139,7 @@ export class AssetWordTalliesRepository {
    */
   async reindexed(manager: EntityManager, assetId: number, before: AssetWords): Promise<void> {
     const [row]: Raw[] = await manager.query(
-      `SELECT a.level_set_id, a.submitted, a.upload_pending, ${addedYearSql('a', this.isMysql())} AS added_year ` +
+      `SELECT a.level_set_id, a.submitted, a.upload_pending, ${facetColumnsSql('a', this.isMysql())} ` +
         'FROM assets a WHERE a.id = ?',
       [assetId],
     );
@@ -151,10 +152,10 @@ export class AssetWordTalliesRepository {
       levelSetId: Number(row.level_set_id),
       submitted: flag(row.submitted),
       uploadPending: flag(row.upload_pending),
-      facetValues: {
-        category: categories.map((category) => Number(category.category_id)),
-        addedYear: [Number(row.added_year)],
-      },
+      facetValues: facetValuesOf(
+        row,
+        categories.map((category) => Number(category.category_id)),
+      ),
     };
     await this.moved(
       manager,

@@ -8,6 +8,7 @@ import { CompiledFilter } from './asset-filter.sql';
 import { AssetFacetsRepository } from './asset-facets.repository';
 import { AssetTalliesRepository, Tally } from './asset-tallies.repository';
 import { AssetWordTalliesRepository, CountedPlaces, WordTally } from './asset-word-tallies.repository';
+import { assetTypeKey, assetTypeOfKey, FACET_TALLIES } from '../tallies/asset-level-sets';
 import { idSetText } from '../tallies/id-set-key';
 
 /** Beyond this many sets of levels, a viewer's visibility is probed per asset instead (levelSetsOf). */
@@ -15,7 +16,7 @@ const MAX_LEVEL_SETS = 1000;
 
 /**
  * What the tallies answer for a search (asset_tallies, FACET_TALLIES): the total and the category,
- * access level and year facets of a filter with no condition but visibility (and some categories or
+ * access level, year and type facets of a filter with no condition but visibility (and some categories or
  * levels), and the sets of levels a viewer who sees only some levels is tested against.
  */
 @Injectable()
@@ -90,7 +91,7 @@ export class TalliedCounts {
             })),
       ),
     ]);
-    return perFacet.map((values, i) => topCounts(values, ownHidden[i] ?? [], limit));
+    return perFacet.map((values, i) => facetTop(facets[i], values, ownHidden[i] ?? [], limit));
   }
 
   /**
@@ -168,7 +169,7 @@ export class TalliedCounts {
           : this.tallies.facetTallies(facet.kind),
       ),
     ]);
-    return perFacet.map((rows, i) => topCounts(rows.filter(counted), ownHidden[i] ?? [], limit));
+    return perFacet.map((rows, i) => facetTop(facets[i], rows.filter(counted), ownHidden[i] ?? [], limit));
   }
 
   /**
@@ -185,11 +186,40 @@ export class TalliedCounts {
   }
 }
 
-export type TalliedAssetFacet = Extract<AssetFacet, { kind: 'category' | 'accessLevel' | 'addedYear' }>;
+export type TalliedAssetFacet = Extract<
+  AssetFacet,
+  { kind: 'category' | 'accessLevel' | 'addedYear' | 'assetType' }
+>;
 
-/** The facets the tallies count: categories and years (FACET_TALLIES), and access levels (asset_tallies). */
+/**
+ * The facets the tallies count: categories, years and types (FACET_TALLIES), and access levels
+ * (asset_tallies).
+ */
 export function isTalliedFacet(facet: AssetFacet): facet is TalliedAssetFacet {
-  return facet.kind === 'category' || facet.kind === 'accessLevel' || facet.kind === 'addedYear';
+  return facet.kind === 'accessLevel' || facet.kind in FACET_TALLIES;
+}
+
+/**
+ * A tallied facet's top `limit` values (`topCounts`). The type facet's values are tallied as keys
+ * (`assetTypeKey`): the extra counts are keyed alike, and the keys turned back into what the facet shows
+ * (a type id, or a content type's name), all of them: the caller merges types and content types of the
+ * same name (they are few).
+ */
+function facetTop(
+  facet: TalliedAssetFacet,
+  rows: Array<{ value: number; assets: number }>,
+  extra: AssetFacetCount[],
+  limit: number,
+): AssetFacetCount[] {
+  if (facet.kind !== 'assetType') return topCounts(rows, extra, limit);
+  const keyed = extra.map(({ value, count }) => ({
+    value: typeof value === 'number' ? value : assetTypeKey(null, value),
+    count,
+  }));
+  return topCounts(rows, keyed, Number.MAX_SAFE_INTEGER).map(({ value, count }) => ({
+    value: assetTypeOfKey(Number(value)),
+    count,
+  }));
 }
 
 /** The share of the library's assets that the viewer sees through their levels, by the tallies. */

@@ -135,14 +135,18 @@ export async function recountAssetCategorySets(query: RunQuery, mysql: boolean):
 /**
  * The facets counted per set of levels and state beside `asset_tallies`, so that the facets of a search
  * with no condition but visibility add up a few thousand rows instead of grouping every asset: each names
- * its table and the value it counts assets by (`alias` is the asset row, `asset_categories` joined as `c`).
+ * its table and the value it counts assets by (`facetValueSql` says how it is read from the assets).
  */
 export const FACET_TALLIES = {
   category: { table: 'asset_category_tallies', column: 'category_id' },
   addedYear: { table: 'asset_year_tallies', column: 'year' },
+  assetType: { table: 'asset_type_tallies', column: 'type_key' },
 } as const;
 
 export type TalliedFacet = keyof typeof FACET_TALLIES;
+
+/** Every tallied facet, in the order writers lock their tables. */
+export const TALLIED_FACETS = Object.keys(FACET_TALLIES) as TalliedFacet[];
 
 /** The year an asset was added, as both the facet and its tallies compute it from `created_at`. */
 export function addedYearSql(alias: string, mysql: boolean): string {
@@ -150,23 +154,85 @@ export function addedYearSql(alias: string, mysql: boolean): string {
 }
 
 /**
- * Recomputes `asset_category_tallies` and `asset_year_tallies` from the assets (their `level_set_id`
- * already recounted): the migration that created them fills them with it, and the rebuild-search-index
- * job repairs them with it (AssetTalliesRepository.rebuild). Run it in a transaction.
+ * The types from the content (`assets.type`) an asset without an asset type counts as, in the order of
+ * their keys: -1 is File, -2 Image, and so on. The type facet and filter read an asset by its asset type
+ * when it has one, else by this name (the `assetTypeId` filter matches both); the tallies keep both in
+ * one integer, `assetTypeKey`.
  */
-export async function recountAssetFacetTallies(query: RunQuery, mysql: boolean): Promise<void> {
+const CONTENT_TYPES = ['File', 'Image', 'Video', 'Audio'] as const;
+
+/** The tallies' key of an asset's type: its asset type's id, or its content type's negative key. */
+export function assetTypeKey(assetTypeId: number | null, contentType: string): number {
+  if (assetTypeId !== null) return assetTypeId;
+  const index = CONTENT_TYPES.indexOf(contentType as (typeof CONTENT_TYPES)[number]);
+  return -(Math.max(index, 0) + 1); // a name the content never gives (it gives one of the four): File
+}
+
+/** The value the type facet shows for a key of the tallies: the asset type's id, or the content type. */
+export function assetTypeOfKey(key: number): number | string {
+  return key > 0 ? key : CONTENT_TYPES[-key - 1];
+}
+
+/** `assetTypeKey` in SQL, of the asset row `alias`. */
+export function assetTypeKeySql(alias: string): string {
+  const names = CONTENT_TYPES.slice(1).map((name, i) => `WHEN '${name}' THEN ${-(i + 2)}`);
+  return `COALESCE(${alias}.asset_type_id, CASE ${alias}.type ${names.join(' ')} ELSE -1 END)`;
+}
+
+/** The columns `facetValuesOf` reads, of the asset row `alias`. */
+export function facetColumnsSql(alias: string, mysql: boolean): string {
+  return `${addedYearSql(alias, mysql)} AS added_year, ${alias}.asset_type_id, ${alias}.type`;
+}
+
+/** The values of each tallied facet of an asset: its row's `facetColumnsSql`, and its categories. */
+export function facetValuesOf(
+  row: Record<string, unknown>,
+  categoryIds: number[],
+): Record<TalliedFacet, number[]> {
+  const typeId =
+    row.asset_type_id === null || row.asset_type_id === undefined ? null : Number(row.asset_type_id);
+  return {
+    category: categoryIds,
+    addedYear: [Number(row.added_year)],
+    assetType: [assetTypeKey(typeId, String(row.type))],
+  };
+}
+
+/**
+ * How a recount reads each tallied facet's values from the asset row `a`: a join (the categories, one
+ * row per category) and the value.
+ */
+export function facetValueSql(facet: TalliedFacet, mysql: boolean): { join: string; value: string } {
+  switch (facet) {
+    case 'category':
+      return { join: ' JOIN asset_categories c ON c.asset_id = a.id', value: 'c.category_id' };
+    case 'addedYear':
+      return { join: '', value: addedYearSql('a', mysql) };
+    case 'assetType':
+      return { join: '', value: assetTypeKeySql('a') };
+  }
+}
+
+/**
+ * Recomputes the FACET_TALLIES tables (`facets`: all of them unless the migration that created some
+ * names those) from the assets (their `level_set_id` already recounted): the migrations that created
+ * them fill them with it, and the rebuild-search-index job repairs them with it
+ * (AssetTalliesRepository.rebuild). Run it in a transaction.
+ */
+export async function recountAssetFacetTallies(
+  query: RunQuery,
+  mysql: boolean,
+  facets: readonly TalliedFacet[] = TALLIED_FACETS,
+): Promise<void> {
   const state = 'a.level_set_id, a.submitted, a.upload_pending';
-  const { category, addedYear } = FACET_TALLIES;
-  await query(`DELETE FROM ${category.table}`);
-  await query(
-    `INSERT INTO ${category.table} (level_set_id, submitted, upload_pending, ${category.column}, assets) ` +
-      `SELECT ${state}, c.category_id, COUNT(*) FROM assets a JOIN asset_categories c ON c.asset_id = a.id ` +
-      `WHERE a.level_set_id IS NOT NULL GROUP BY ${state}, c.category_id`,
-  );
-  const year = addedYearSql('a', mysql);
-  await query(`DELETE FROM ${addedYear.table}`);
-  await query(
-    `INSERT INTO ${addedYear.table} (level_set_id, submitted, upload_pending, ${addedYear.column}, assets) ` +
-      `SELECT ${state}, ${year}, COUNT(*) FROM assets a WHERE a.level_set_id IS NOT NULL GROUP BY ${state}, ${year}`,
-  );
+  for (const facet of facets) {
+    const { table, column } = FACET_TALLIES[facet];
+    const { join, value } = facetValueSql(facet, mysql);
+    await query(`DELETE FROM ${table}`);
+    await query(
+      `INSERT INTO ${table} (level_set_id, submitted, upload_pending, ${column}, assets) ` +
+        `SELECT ${state}, ${value}, COUNT(*) FROM assets a${join} ` +
+        `WHERE a.level_set_id IS NOT NULL GROUP BY ${state}, ${value}`,
+    );
+  }
 }

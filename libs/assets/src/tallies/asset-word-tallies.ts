@@ -1,5 +1,5 @@
 import { EXACT_VALUE_MARK } from '@dam/core';
-import { addedYearSql, type RunQuery } from './asset-level-sets';
+import { facetValueSql, type RunQuery, TALLIED_FACETS, type TalliedFacet } from './asset-level-sets';
 
 /**
  * `asset_word_tallies`: how many assets of each set of levels and state have a word (a token of the
@@ -35,24 +35,29 @@ export async function recountAssetWordTallies(query: RunQuery, mysql: boolean): 
 }
 
 /**
- * The word tallies again per value of each tallied facet (FACET_TALLIES: category, year added): how many
- * assets of each set of levels, state and attributes holding the word have this value. The facets of a
- * search for one word then add up the word's rows of each table (summed in the database, one row per
+ * The word tallies again per value of each tallied facet (FACET_TALLIES: category, year added, type): how
+ * many assets of each set of levels, state and attributes holding the word have this value. The facets
+ * of a search for one word then add up the word's rows of each table (summed in the database, one row per
  * value back) instead of reading every match's asset row: an asset counts once per category it is in,
  * as the facet does.
  */
-export const WORD_FACET_TALLIES = {
+export const WORD_FACET_TALLIES: Record<TalliedFacet, { table: string; column: string }> = {
   category: { table: 'asset_word_category_tallies', column: 'category_id' },
   addedYear: { table: 'asset_word_year_tallies', column: 'year' },
-} as const;
+  assetType: { table: 'asset_word_type_tallies', column: 'type_key' },
+};
 
 /**
- * Recomputes every row of the WORD_FACET_TALLIES from `asset_search_tokens`, `asset_categories` and the
- * assets (their `level_set_id` already recounted), as `recountAssetWordTallies` does its table: the
- * migration that created them fills them with it, the rebuild-search-index job repairs them with it.
- * Run it in a transaction.
+ * Recomputes the WORD_FACET_TALLIES tables (`facets`: all of them unless the migration that created
+ * some names those) from `asset_search_tokens`, `asset_categories` and the assets (their `level_set_id`
+ * already recounted), as `recountAssetWordTallies` does its table: the migrations that created them fill
+ * them with it, the rebuild-search-index job repairs them with it. Run it in a transaction.
  */
-export async function recountAssetWordFacetTallies(query: RunQuery, mysql: boolean): Promise<void> {
+export async function recountAssetWordFacetTallies(
+  query: RunQuery,
+  mysql: boolean,
+  facets: readonly TalliedFacet[] = TALLIED_FACETS,
+): Promise<void> {
   if (mysql) await query('SET SESSION group_concat_max_len = 1048576');
   const attributeIds = mysql
     ? "GROUP_CONCAT(t.attribute_id ORDER BY t.attribute_id SEPARATOR ',')"
@@ -62,17 +67,14 @@ export async function recountAssetWordFacetTallies(query: RunQuery, mysql: boole
     `WHERE ${WORD_TOKEN_SQL} GROUP BY t.token, t.asset_id) w JOIN assets a ON a.id = w.asset_id`;
   const key = 'w.token, a.level_set_id, a.submitted, a.upload_pending, w.attribute_ids';
   const columns = 'token, level_set_id, submitted, upload_pending, attribute_ids';
-  const { category, addedYear } = WORD_FACET_TALLIES;
-  await query(`DELETE FROM ${category.table}`);
-  await query(
-    `INSERT INTO ${category.table} (${columns}, ${category.column}, assets) ` +
-      `SELECT ${key}, c.category_id, COUNT(*) FROM ${words} JOIN asset_categories c ON c.asset_id = a.id ` +
-      `WHERE a.level_set_id IS NOT NULL GROUP BY ${key}, c.category_id`,
-  );
-  const year = addedYearSql('a', mysql);
-  await query(`DELETE FROM ${addedYear.table}`);
-  await query(
-    `INSERT INTO ${addedYear.table} (${columns}, ${addedYear.column}, assets) ` +
-      `SELECT ${key}, ${year}, COUNT(*) FROM ${words} WHERE a.level_set_id IS NOT NULL GROUP BY ${key}, ${year}`,
-  );
+  for (const facet of facets) {
+    const { table, column } = WORD_FACET_TALLIES[facet];
+    const { join, value } = facetValueSql(facet, mysql);
+    await query(`DELETE FROM ${table}`);
+    await query(
+      `INSERT INTO ${table} (${columns}, ${column}, assets) ` +
+        `SELECT ${key}, ${value}, COUNT(*) FROM ${words}${join} ` +
+        `WHERE a.level_set_id IS NOT NULL GROUP BY ${key}, ${value}`,
+    );
+  }
 }
