@@ -309,6 +309,35 @@ describe('faults: MySQL and the object store stop and come back', () => {
     });
   });
 
+  describe('a statement past its deadline', () => {
+    it('is stopped on the server (KILL QUERY), not left running after the 503', async () => {
+      const dataSource = t.app.get(DataSource);
+      const marker = `abandoned_${Date.now()}`;
+      // A statement that never looks at its connection (as a long COUNT(*) or GROUP BY): about 100 s of
+      // one core here, if nothing stops it. SLEEP would not do: MariaDB ends it when its client goes.
+      const statement = `SELECT BENCHMARK(1000000000, SHA1('${marker}')) AS ${marker}`;
+      // The server's list of statements, without this one's own (which names the marker too).
+      const running = async () =>
+        (
+          (await dataSource.query(
+            'SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND ID <> CONNECTION_ID()',
+            [`%${marker}%`],
+          )) as Array<{ id: unknown }>
+        ).map((row) => Number(row.id));
+      try {
+        await expect(dataSource.query(statement)).rejects.toThrow(
+          `the database did not answer within ${TIMEOUT_MS} ms`,
+        );
+        const deadline = Date.now() + RECOVERY_MS;
+        while ((await running()).length > 0 && Date.now() < deadline) await sleep(100);
+        expect(await running()).toEqual([]);
+      } finally {
+        // Whatever happened, leave no statement burning a core of the shared server.
+        for (const id of await running()) await dataSource.query(`KILL QUERY ${id}`);
+      }
+    });
+  });
+
   describe('maintenance jobs', () => {
     it('lets a job statement outlast the request deadline (DAM_JOB_DATABASE_TIMEOUT_MS), while the same statement outside a job times out', async () => {
       const dataSource = t.app.get(DataSource);

@@ -6,7 +6,17 @@ import { DependencyTimeout } from '@dam/errors';
 /** The part of a mysql2 pool connection used here. */
 interface PooledConnection {
   destroy(): void;
+  /** The server's id of the connection (what `KILL QUERY` names). */
+  threadId?: number | null;
 }
+
+/** The part of mysql2's pool (TypeORM's MysqlDriver.pool) used to stop an abandoned statement. */
+interface KillingPool {
+  query(sql: string, values: unknown[], callback: (error: unknown) => void): unknown;
+}
+
+/** Kills at most this many abandoned statements at once (each holds one pooled connection meanwhile). */
+const MAX_KILLS_IN_FLIGHT = 2;
 
 /** The private state of TypeORM's MysqlQueryRunner that a deadline must reach. */
 interface MysqlRunnerState {
@@ -48,14 +58,46 @@ export function installQueryTimeout(dataSource: DataSource, timeoutMs: number): 
   if (type !== 'mysql' && type !== 'mariadb') return;
   const driver = dataSource.driver;
   const createQueryRunner = driver.createQueryRunner.bind(driver);
+  const killer = new StatementKiller(() => (driver as unknown as { pool?: KillingPool }).pool);
   driver.createQueryRunner = (mode: ReplicationMode): QueryRunner => {
     const runner = createQueryRunner(mode);
-    withDeadline(runner, timeoutMs);
+    withDeadline(runner, timeoutMs, killer);
     return runner;
   };
 }
 
-function withDeadline(runner: QueryRunner, timeoutMs: number): void {
+/**
+ * Stops, on the server, the statement of a connection abandoned at its deadline: closing the connection
+ * does not, since MySQL and MariaDB notice a gone client only when the statement ends, so a 503'd
+ * search's `COUNT(*)` would go on reading for seconds and slow every request after it. `KILL QUERY
+ * <thread id>` through another pooled connection of the same server (the driver's own pool, not a query
+ * runner: no deadline of ours, no recursion), without waiting for it; failures are only logged (a
+ * database that hangs answers neither). A user may kill its own connections' statements without any
+ * privilege.
+ */
+class StatementKiller {
+  private inFlight = 0;
+
+  constructor(private readonly pool: () => KillingPool | undefined) {}
+
+  kill(threadId: number | null | undefined): void {
+    const pool = this.pool();
+    if (threadId === null || threadId === undefined || pool === undefined) return;
+    if (this.inFlight >= MAX_KILLS_IN_FLIGHT) {
+      logger.warn(`statement of connection ${threadId} left running: ${this.inFlight} kills in flight`);
+      return;
+    }
+    this.inFlight++;
+    pool.query('KILL QUERY ?', [threadId], (error) => {
+      this.inFlight--;
+      if (error !== null && error !== undefined) {
+        logger.warn(`could not stop the statement of connection ${threadId}: ${String(error)}`);
+      }
+    });
+  }
+}
+
+function withDeadline(runner: QueryRunner, timeoutMs: number, killer: StatementKiller): void {
   const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
   const state = runner as unknown as MysqlRunnerState;
   runner.query = ((...args: unknown[]) =>
@@ -63,7 +105,7 @@ function withDeadline(runner: QueryRunner, timeoutMs: number): void {
       const deadline = scopedDeadline.getStore() ?? timeoutMs;
       const timer = setTimeout(() => {
         reject(new DependencyTimeout('the database', deadline));
-        abandon(state, String(args[0]).slice(0, 200), deadline);
+        abandon(state, String(args[0]).slice(0, 200), deadline, killer);
       }, deadline);
       query(...args).then(
         (result) => {
@@ -79,12 +121,14 @@ function withDeadline(runner: QueryRunner, timeoutMs: number): void {
 }
 
 /**
- * Destroys the runner's connection, now or as soon as the pool hands it over. The runner keeps pointing
- * at the destroyed connection, so anything else it is asked (the ROLLBACK of its transaction) fails at
- * once rather than running on another connection.
+ * Destroys the runner's connection, now or as soon as the pool hands it over, and has the server stop
+ * the statement it was running (a connection still awaited from the pool ran none). The runner keeps
+ * pointing at the destroyed connection, so anything else it is asked (the ROLLBACK of its transaction)
+ * fails at once rather than running on another connection.
  */
-function abandon(state: MysqlRunnerState, sql: string, timeoutMs: number): void {
+function abandon(state: MysqlRunnerState, sql: string, timeoutMs: number, killer: StatementKiller): void {
   logger.warn(`query timed out after ${timeoutMs} ms, closing its connection: ${sql}`);
+  killer.kill(state.databaseConnection?.threadId);
   const destroy = (connection: PooledConnection): void => {
     try {
       connection.destroy();
