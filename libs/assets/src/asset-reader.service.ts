@@ -73,19 +73,48 @@ export class AssetReader {
   }
 
   /**
+   * `visibleRepresentation` without a promise when everything it needs is held in memory and current
+   * (the kept state after its version read on SQLite, the actor's grants, the catalogue, the uploader's
+   * name): the warm GET's path. Undefined when `visibleRepresentation` must answer; AssetNotFound as it.
+   */
+  heldRepresentation(actor: ActorUser, id: number): AssetRepresentation | undefined {
+    const language = this.languages.readLanguage();
+    const storageKey = this.storageKey(language);
+    const state = this.assets.heldWhole(id, ['', storageKey]);
+    const grants = state === undefined ? undefined : this.permissions.heldGrantsFor(actor);
+    if (state === undefined || grants === undefined) return undefined;
+    if (state === null || !assetVisibleTo({ actor, grants }, state)) throw new AssetNotFound(id);
+    const attributes = this.catalog.heldAll(language);
+    const uploader = state.asset.addedByUserId;
+    const addedByUsername = uploader === null ? null : this.users.heldUsername(uploader);
+    if (attributes === undefined || addedByUsername === undefined) return undefined;
+    return this.keptRepresentation(state, storageKey, attributes, addedByUsername);
+  }
+
+  /** The representation of a state kept by the repository (see keptRepresentation). */
+  private async representKeptState(state: StoredState, language: string): Promise<AssetRepresentation> {
+    const { attributes, addedByUsername } = await this.shownWith(state, language);
+    return this.keptRepresentation(state, this.storageKey(language), attributes, addedByUsername);
+  }
+
+  /**
    * The representation of a state kept by the repository (findWhole answers the same object while the
    * asset's version stands), built once per state, attribute catalogue, language, uploader's name and
    * origin, and marked `sentManyTimes` so that its JSON text and ETag are made once too.
    */
-  private async representKeptState(state: StoredState, language: string): Promise<AssetRepresentation> {
-    const { attributes, addedByUsername } = await this.shownWith(state, language);
-    const key = `${this.storageKey(language)}\n${addedByUsername ?? '\u0000'}\n${this.mapper.url(state.asset.id)}`;
+  private keptRepresentation(
+    state: StoredState,
+    storageKey: string,
+    attributes: readonly AttributeDefinition[],
+    addedByUsername: string | null,
+  ): AssetRepresentation {
+    const key = `${storageKey}\n${addedByUsername ?? '\u0000'}\n${this.mapper.url(state.asset.id)}`;
     const held = this.represented.get(state);
     if (held !== undefined && held.key === key && sameItems(held.attributes, attributes)) {
       return held.representation;
     }
     const representation = sentManyTimes(
-      this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, this.storageKey(language)),
+      this.mapper.toRepresentation({ ...state, addedByUsername }, attributes, storageKey),
     );
     this.represented.set(state, { key, attributes, representation });
     return representation;

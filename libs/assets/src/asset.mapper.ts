@@ -59,7 +59,7 @@ export class AssetMapper {
    */
   toRepresentation(
     state: AssetState,
-    attributes: AttributeDefinition[],
+    attributes: readonly AttributeDefinition[],
     languageKey: string,
   ): AssetRepresentation {
     const { asset } = state;

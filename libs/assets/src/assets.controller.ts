@@ -54,7 +54,10 @@ export class AssetsController {
   @Get(':id')
   @ApiOkResponse({ type: AssetSchema })
   @XmlRoot(ASSET_XML)
-  get(@Actor() actor: ActorUser, @Param('id', new IdPipe('asset')) id: number): Promise<AssetRepresentation> {
+  get(
+    @Actor() actor: ActorUser,
+    @Param('id', new IdPipe('asset')) id: number,
+  ): AssetRepresentation | Promise<AssetRepresentation> {
     return this.assets.get(actor, id);
   }
 

@@ -85,6 +85,13 @@ function ids(raw: unknown): number[] {
     .sort((a, b) => a - b);
 }
 
+/** The key of a kept whole state: the asset and its storage languages (each once, in order). */
+function wholeKey(id: number, languages: readonly string[]): string {
+  // The reader's two (the default language's and the request's), most often the same: no Set then.
+  if (languages.length === 2 && languages[0] === languages[1]) return `${id}:${languages[0]}`;
+  return `${id}:${[...new Set(languages)].join(',')}`;
+}
+
 /** The part of better-sqlite3's Database that versionOf uses. */
 interface SqliteConnection {
   prepare(sql: string): { get(id: number): Raw | undefined };
@@ -140,20 +147,47 @@ export class AssetsRepository {
    */
   async findWhole(id: number, languages: string[]): Promise<StoredState | null> {
     const keys = [...new Set(languages)];
-    const cacheKey = `${id}:${keys.join(',')}`;
+    const cacheKey = wholeKey(id, keys);
     const held = this.wholeStates.get(cacheKey);
     if (held !== undefined) {
       const current = await this.versionOf(id);
-      this.wholeStates.delete(cacheKey);
-      if (current === undefined) return null;
-      if (Number(current.version) === held.asset.version) {
-        this.wholeStates.set(cacheKey, held);
-        return held;
-      }
+      const still = this.stillHeld(cacheKey, held, current);
+      if (still !== undefined) return still;
     }
     const state = await this.readWhole(id, keys);
     if (state !== null) this.keepWhole(cacheKey, state);
     return state;
+  }
+
+  /**
+   * `findWhole` without a promise when it can answer so: on SQLite (whose statements run synchronously),
+   * for a state kept from an earlier read, after the same primary-key read of the asset's version. The
+   * state, or null when the asset is gone; undefined when `findWhole` must answer (MySQL, a state not
+   * kept, or kept at an older version).
+   */
+  heldWhole(id: number, languages: readonly string[]): StoredState | null | undefined {
+    if (this.dataSource.options.type !== 'better-sqlite3') return undefined;
+    const cacheKey = wholeKey(id, languages);
+    const held = this.wholeStates.get(cacheKey);
+    if (held === undefined) return undefined;
+    return this.stillHeld(cacheKey, held, this.sqliteVersionOf(id));
+  }
+
+  /**
+   * A kept state against the asset's row read now (`current`): the state, moved to the most recently
+   * read end, while it is the asset's version; null when the asset is gone; undefined (the state let go)
+   * when the asset has moved on.
+   */
+  private stillHeld(
+    cacheKey: string,
+    held: StoredState,
+    current: Raw | undefined,
+  ): StoredState | null | undefined {
+    this.wholeStates.delete(cacheKey);
+    if (current === undefined) return null;
+    if (Number(current.version) !== held.asset.version) return undefined;
+    this.wholeStates.set(cacheKey, held);
+    return held;
   }
 
   /**
@@ -167,6 +201,10 @@ export class AssetsRepository {
       const [current]: Raw[] = await this.dataSource.query(VERSION_SQL, [id]);
       return current;
     }
+    return this.sqliteVersionOf(id);
+  }
+
+  private sqliteVersionOf(id: number): Raw | undefined {
     const connection = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection })
       .databaseConnection;
     this.versionStatement ??= connection.prepare(VERSION_SQL);

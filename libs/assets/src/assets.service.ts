@@ -76,8 +76,9 @@ export class AssetsService {
     return this.reader.representation(id);
   }
 
-  get(actor: ActorUser, id: number): Promise<AssetRepresentation> {
-    return this.reader.visibleRepresentation(actor, id);
+  /** Without a promise when the reader holds all it needs (the warm GET), else its read. */
+  get(actor: ActorUser, id: number): AssetRepresentation | Promise<AssetRepresentation> {
+    return this.reader.heldRepresentation(actor, id) ?? this.reader.visibleRepresentation(actor, id);
   }
 
   /** `ifMatch`: the request's `If-Match`; a tag of an earlier version of the asset is a 412. */

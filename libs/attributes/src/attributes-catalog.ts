@@ -60,6 +60,11 @@ export class AttributesCatalog {
     return this.definitions.all(language);
   }
 
+  /** `all(language)` when held in memory and current, without a promise (the hot read's path). */
+  heldAll(language: string): readonly AttributeDefinition[] | undefined {
+    return this.definitions.held(language);
+  }
+
   byId(id: number, language: string): Promise<AttributeDefinition | undefined> {
     return this.definitions.byId(id, language);
   }

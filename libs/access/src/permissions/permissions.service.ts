@@ -29,7 +29,12 @@ export class PermissionsService {
   }
 
   grantsFor(actor: ActorUser): Promise<AccessGrants> {
-    return this.grants.get(`${actor.id}:${isPrivileged(actor)}`, () => this.computeFor(actor));
+    return this.grants.get(grantsKey(actor), () => this.computeFor(actor));
+  }
+
+  /** The actor's grants when held in memory and current, without a promise (the hot read's path). */
+  heldGrantsFor(actor: ActorUser): AccessGrants | undefined {
+    return this.grants.peek(grantsKey(actor));
   }
 
   private async computeFor(actor: ActorUser): Promise<AccessGrants> {
@@ -38,4 +43,8 @@ export class PermissionsService {
     const rows = await this.repository.permissionsOfUser(actor.id);
     return computeGrants(levels, rows);
   }
+}
+
+function grantsKey(actor: ActorUser): string {
+  return `${actor.id}:${isPrivileged(actor)}`;
 }

@@ -182,6 +182,11 @@ export class UsersService {
     return this.usernameCache.getMany(ids, (missing) => this.users.usernames(missing));
   }
 
+  /** The user's username when held in memory and current, without a promise (else `usernames`). */
+  heldUsername(id: number): string | undefined {
+    return this.usernameCache.peek(id);
+  }
+
   /** The id of the user named exactly `username`: none or one. */
   async idsByUsername(username: string): Promise<number[]> {
     const user = await this.users.findByUsername(username);

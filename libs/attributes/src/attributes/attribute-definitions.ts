@@ -34,6 +34,11 @@ export class AttributeDefinitions {
     return [...definitions];
   }
 
+  /** Every definition in `language` when held in memory and current, without a promise (else `all`). */
+  held(language: string): readonly AttributeDefinition[] | undefined {
+    return this.definitions.peek(language);
+  }
+
   async byId(id: number, language: string): Promise<AttributeDefinition | undefined> {
     const attribute = await this.attributes.findById(id);
     return attribute === null ? undefined : (await this.define([attribute], language))[0];
