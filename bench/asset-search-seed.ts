@@ -221,8 +221,12 @@ export async function seed(
       'assets',
       ['id', 'submitted', 'upload_pending', 'archived', 'type', 'created_at', 'updated_at'],
       function* () {
-        for (const a of assets(plan))
-          yield tsv([a.id, a.submitted ? 1 : 0, a.pending ? 1 : 0, 0, 'File', a.createdAt, a.updatedAt]);
+        // The four types from the content in turn, so that the type facet has values to count.
+        const types = ['File', 'Image', 'Video', 'Audio'];
+        for (const a of assets(plan)) {
+          const type = types[a.id % types.length];
+          yield tsv([a.id, a.submitted ? 1 : 0, a.pending ? 1 : 0, 0, type, a.createdAt, a.updatedAt]);
+        }
       },
     ),
   );
