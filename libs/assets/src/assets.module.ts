@@ -32,6 +32,9 @@ import { PlannerStatistics } from './planner-statistics/planner-statistics.provi
 import { RebuildSearchIndexJob } from './rebuild-search-index.job';
 import { AssetSnapshots } from './trash/asset-snapshots';
 import { PurgeTrashJob } from './trash/purge-trash.job';
+import { AttributeTypeChanges } from './search-reindex/attribute-type-changes';
+import { ReindexAttributesJob } from './search-reindex/reindex-attributes.job';
+import { ReindexRequestsRepository } from './search-reindex/reindex-requests.repository';
 import { TrashController } from './trash/trash.controller';
 import { TrashMapper } from './trash/trash.mapper';
 import { TrashRepository } from './trash/trash.repository';
@@ -74,6 +77,9 @@ import { TrashedAssetEntity, TrashedAssetObjectEntity } from './trash/trashed-as
     AssetApprovalSteps,
     AssetContentWrites,
     RebuildSearchIndexJob,
+    ReindexRequestsRepository,
+    ReindexAttributesJob,
+    AttributeTypeChanges,
     PlannerStatistics,
     AssetSnapshots,
     TrashRepository,

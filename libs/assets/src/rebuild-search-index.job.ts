@@ -26,19 +26,7 @@ export class RebuildSearchIndexJob extends MaintenanceJob {
   }
 
   async run(context: JobContext): Promise<void> {
-    const next = (afterId: number, limit: number) => this.writes.assetIdsAfter(afterId, limit);
-    await walkInIdOrder(
-      context,
-      BATCH,
-      next,
-      (id) => id,
-      async (ids) => {
-        context.summary.examined += ids.length;
-        if (context.dryRun) return;
-        await this.writes.rebuildSearchIndex(ids);
-        context.summary.changed += ids.length;
-      },
-    );
+    await reindexWalk(context, this.writes, (afterId, limit) => this.writes.assetIdsAfter(afterId, limit));
     // The counts per set of levels and state, recomputed the same way (they should not have drifted).
     if (!context.dryRun) await this.tallies.rebuild();
     context.note(
@@ -47,4 +35,28 @@ export class RebuildSearchIndexJob extends MaintenanceJob {
         : `reindexed ${context.summary.changed} assets`,
     );
   }
+}
+
+/**
+ * Rebuilds the search index of the assets `next` walks (ids ascending after `afterId`), BATCH per
+ * transaction, counting them in the run's summary; a dry run only counts. Shared by the jobs that
+ * reindex (all assets, or those of retyped attributes).
+ */
+export function reindexWalk(
+  context: JobContext,
+  writes: AssetWritesRepository,
+  next: (afterId: number, limit: number) => Promise<number[]>,
+): Promise<void> {
+  return walkInIdOrder(
+    context,
+    BATCH,
+    next,
+    (id) => id,
+    async (ids) => {
+      context.summary.examined += ids.length;
+      if (context.dryRun) return;
+      await writes.rebuildSearchIndex(ids);
+      context.summary.changed += ids.length;
+    },
+  );
 }

@@ -9,3 +9,4 @@ export { DISPLAY_GROUP_XML } from './display-groups/display-group.mapper';
 export { EMBEDDED_DATA_MAPPING_XML } from './embedded-data-mappings/embedded-data-mapping.mapper';
 export { KEYWORD_XML } from './keywords/keyword.mapper';
 export { LIST_VALUE_XML } from './list-values/list-value.mapper';
+export * from './events/attribute-events';

@@ -22,6 +22,7 @@ const CATEGORY: Audited = { targetType: 'categories', idKey: 'categoryId' };
 const ACCESS_LEVEL: Audited = { targetType: 'access-levels', idKey: 'accessLevelId' };
 const WEBHOOK: Audited = { targetType: 'admin/webhooks', idKey: 'webhookId' };
 const SHARE: Audited = { targetType: 'shares', idKey: 'shareId' };
+const ATTRIBUTE: Audited = { targetType: 'attributes', idKey: 'attributeId' };
 
 /**
  * THE list of audited actions (DESIGN §12 "Audit"): every domain event named here gets an entry, any
@@ -58,6 +59,9 @@ export const AUDITED_EVENTS: Readonly<Record<string, Audited>> = {
   'access-level.created': ACCESS_LEVEL,
   'access-level.updated': ACCESS_LEVEL,
   'access-level.deleted': ACCESS_LEVEL,
+  'attribute.created': ATTRIBUTE,
+  'attribute.updated': ATTRIBUTE,
+  'attribute.deleted': ATTRIBUTE,
   'webhook.created': WEBHOOK,
   'webhook.updated': WEBHOOK,
   'webhook.deleted': WEBHOOK,

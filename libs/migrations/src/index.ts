@@ -35,6 +35,7 @@ import { TrashTally1732381200000 } from './1732381200000-trash-tally';
 import { LightboxAddedMilliseconds1732388400000 } from './1732388400000-lightbox-added-milliseconds';
 import { AssetWordFacetTallies1732395600000 } from './1732395600000-asset-word-facet-tallies';
 import { AssetTypeTallies1732399200000 } from './1732399200000-asset-type-tallies';
+import { SearchReindexAttributes1732402800000 } from './1732402800000-search-reindex-attributes';
 
 /** Every migration, oldest first. Listed explicitly so Jest and the compiled build load the same set. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   LightboxAddedMilliseconds1732388400000,
   AssetWordFacetTallies1732395600000,
   AssetTypeTallies1732399200000,
+  SearchReindexAttributes1732402800000,
 ];

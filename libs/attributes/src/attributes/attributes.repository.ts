@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { CacheGenerations } from '@dam/database';
 import { TranslationsService } from '@dam/i18n';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AttributeEntity } from '../entities/attribute.entity';
 import { DisplayAttributeGroupMemberEntity } from '../entities/display-attribute-group-member.entity';
 import { DisplayAttributeGroupEntity } from '../entities/display-attribute-group.entity';
@@ -81,8 +81,15 @@ export class AttributesRepository {
     return Number(row?.maximum ?? 0) + 1;
   }
 
-  /** Saves the attribute and, when given, its label in a non-default language, in one transaction. */
-  async save(attribute: AttributeEntity, translatedLabel?: TranslatedText): Promise<AttributeEntity> {
+  /**
+   * Saves the attribute and, when given, its label in a non-default language, in one transaction;
+   * `within` runs last in it, with the saved attribute (the owner records its events there).
+   */
+  async save(
+    attribute: AttributeEntity,
+    translatedLabel?: TranslatedText,
+    within?: (manager: EntityManager, saved: AttributeEntity) => Promise<void>,
+  ): Promise<AttributeEntity> {
     return this.attributes.manager.transaction(async (manager) => {
       const saved = await manager.getRepository(AttributeEntity).save(attribute);
       if (translatedLabel !== undefined) {
@@ -96,6 +103,7 @@ export class AttributesRepository {
         );
       }
       await this.generations.bump(ATTRIBUTES_GENERATION, manager);
+      await within?.(manager, saved);
       return saved;
     });
   }
@@ -104,12 +112,13 @@ export class AttributesRepository {
    * Deletes the attribute; values, list values, keywords, group memberships and mappings cascade. The
    * keyword tree is flattened first: MySQL refuses to cascade through the keywords' own parent key.
    */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, within?: (manager: EntityManager) => Promise<void>): Promise<void> {
     await this.attributes.manager.transaction(async (manager) => {
       await this.translations.deleteAll(ATTRIBUTE_TRANSLATION_TYPE, id, manager);
       await manager.getRepository(KeywordEntity).update({ attributeId: id }, { parentId: null });
       await manager.getRepository(AttributeEntity).delete({ id });
       await this.generations.bump(ATTRIBUTES_GENERATION, manager);
+      await within?.(manager);
     });
   }
 }

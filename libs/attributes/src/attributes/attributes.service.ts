@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ActorUser, requireAdmin } from '@dam/access';
 import { InvalidInput } from '@dam/errors';
+import { DomainEvents } from '@dam/events';
+import { UrlService } from '@dam/http';
 import { LanguageService } from '@dam/i18n';
 import { requiredText } from '../rules';
 import { AttributeDefinition, isAttributeTypeId, isSystemOnlyType } from '../attribute-types';
@@ -9,6 +11,14 @@ import { AttributeEntity } from '../entities/attribute.entity';
 import { AttributesRepository, TranslatedText } from './attributes.repository';
 import { CreateAttributeDto, UpdateAttributeDto } from './dto/attribute.dto';
 import { AttributeNotFound } from '../attribute-errors';
+import {
+  AttributeCreated,
+  AttributeDeleted,
+  attributeChanges,
+  attributeEventData,
+  AttributeUpdated,
+  AuditedAttribute,
+} from '../events/attribute-events';
 
 const WHAT = 'attributes';
 
@@ -22,6 +32,8 @@ export class AttributesService {
     private readonly attributes: AttributesRepository,
     private readonly definitions: AttributeDefinitions,
     private readonly languages: LanguageService,
+    private readonly urls: UrlService,
+    private readonly events: DomainEvents,
   ) {}
 
   list(): Promise<AttributeDefinition[]> {
@@ -50,13 +62,21 @@ export class AttributesService {
       createdAt: now,
       updatedAt: now,
     });
-    const saved = await this.attributes.save(attribute, this.translation(language, label));
+    const saved = await this.attributes.save(attribute, this.translation(language, label), (manager, row) =>
+      this.events.record(
+        manager,
+        new AttributeCreated(attributeEventData(this.urls, row.id, actor.id)).withChanges(
+          attributeChanges(undefined, audited(row)),
+        ),
+      ),
+    );
     return this.define(saved);
   }
 
   async update(actor: ActorUser, id: number, changes: UpdateAttributeDto): Promise<AttributeDefinition> {
     requireAdmin(actor, `manage ${WHAT}`);
     const attribute = await this.getEntityOrThrow(id);
+    const before = audited(attribute);
     let translatedLabel: TranslatedText | undefined;
     if (changes.label !== undefined) {
       const label = validLabel(changes.label);
@@ -73,7 +93,16 @@ export class AttributesService {
       attribute.isKeywordSearchable = changes.isKeywordSearchable;
     if (typeof changes.displayOrder === 'number') attribute.displayOrder = changes.displayOrder;
     attribute.updatedAt = new Date();
-    return this.define(await this.attributes.save(attribute, translatedLabel));
+    // A label in another language is not the audited (default-language) label: named, without values.
+    const changed = attributeChanges(before, audited(attribute));
+    if (translatedLabel !== undefined) changed.label = { before: null, after: null };
+    const saved = await this.attributes.save(attribute, translatedLabel, (manager) =>
+      this.events.record(
+        manager,
+        new AttributeUpdated(attributeEventData(this.urls, id, actor.id)).withChanges(changed),
+      ),
+    );
+    return this.define(saved);
   }
 
   async delete(actor: ActorUser, id: number): Promise<void> {
@@ -81,7 +110,14 @@ export class AttributesService {
     const attribute = await this.getEntityOrThrow(id);
     if (attribute.isSystem)
       throw new InvalidInput(`the system attribute ${attribute.label} cannot be deleted`);
-    await this.attributes.delete(id);
+    await this.attributes.delete(id, (manager) =>
+      this.events.record(
+        manager,
+        new AttributeDeleted(attributeEventData(this.urls, id, actor.id)).withChanges(
+          attributeChanges(audited(attribute), undefined),
+        ),
+      ),
+    );
   }
 
   async getEntityOrThrow(id: number): Promise<AttributeEntity> {
@@ -99,6 +135,11 @@ export class AttributesService {
   private translation(language: string, text: string): TranslatedText | undefined {
     return this.languages.isDefault(language) ? undefined : { language, text };
   }
+}
+
+function audited(attribute: AttributeEntity): AuditedAttribute {
+  const { label, typeId, isKeywordSearchable, displayOrder } = attribute;
+  return { label, typeId, isKeywordSearchable, displayOrder };
 }
 
 function validLabel(raw: unknown): string {
