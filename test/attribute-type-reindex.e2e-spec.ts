@@ -68,10 +68,19 @@ describe('an attribute whose type changes: its values are reindexed', () => {
     }
     expect(order).toEqual(numeric);
 
-    // The run that did it, and no request left behind.
-    const runs = (await api.get('/rest/admin/jobs/reindex-attributes/runs', t.adminToken).expect(200))
-      .body as Array<{ status: string; summary: { examined: number; changed: number } }>;
-    expect(runs[0]).toMatchObject({ status: 'succeeded', summary: { examined: 3, changed: 3 } });
+    // The run that did it (its row is written when it ends, after the last batch), and no request left.
+    type Run = { status: string; summary: { examined: number; changed: number } };
+    const newestRun = async (): Promise<Run | undefined> =>
+      (
+        (await api.get('/rest/admin/jobs/reindex-attributes/runs', t.adminToken).expect(200)).body as Run[]
+      )[0];
+    const ended = Date.now() + 20_000;
+    let run = await newestRun();
+    while ((run === undefined || ['queued', 'running'].includes(run.status)) && Date.now() < ended) {
+      await sleep(100);
+      run = await newestRun();
+    }
+    expect(run).toMatchObject({ status: 'succeeded', summary: { examined: 3, changed: 3 } });
     const left = await t.app.get(DataSource).query('SELECT attribute_id FROM search_reindex_attributes');
     expect(left).toEqual([]);
 
