@@ -17,9 +17,9 @@ export interface EmbeddedValue {
 /**
  * What the content area writes on assets, inside ITS transaction (the caller's EntityManager), so a
  * file and the asset facts it implies commit together while only this area touches the assets tables.
- * Every method writes the asset row (or reads it `FOR UPDATE`) first, which locks it until commit: on MySQL (REPEATABLE READ) the
- * first plain read fixes the snapshot, and one taken before the lock would hide the files of an upload
- * queued behind it.
+ * Every method writes the asset row (or reads it `FOR UPDATE`) first, which locks it until commit: on
+ * MySQL (REPEATABLE READ) the first plain read fixes the snapshot, and one taken before the lock would
+ * hide the files of an upload queued behind it.
  */
 @Injectable()
 export class AssetContentWrites {

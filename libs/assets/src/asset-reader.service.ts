@@ -81,8 +81,9 @@ export class AssetReader {
     const language = this.languages.readLanguage();
     const storageKey = this.storageKey(language);
     const state = this.assets.heldWhole(id, ['', storageKey]);
-    const grants = state === undefined ? undefined : this.permissions.heldGrantsFor(actor);
-    if (state === undefined || grants === undefined) return undefined;
+    if (state === undefined) return undefined;
+    const grants = this.permissions.heldGrantsFor(actor);
+    if (grants === undefined) return undefined;
     if (state === null || !assetVisibleTo({ actor, grants }, state)) throw new AssetNotFound(id);
     const attributes = this.catalog.heldAll(language);
     const uploader = state.asset.addedByUserId;

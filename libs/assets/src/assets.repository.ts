@@ -146,15 +146,14 @@ export class AssetsRepository {
    * of the state: they come from their owners' caches on every read.
    */
   async findWhole(id: number, languages: string[]): Promise<StoredState | null> {
-    const keys = [...new Set(languages)];
-    const cacheKey = wholeKey(id, keys);
+    const cacheKey = wholeKey(id, languages);
     const held = this.wholeStates.get(cacheKey);
     if (held !== undefined) {
       const current = await this.versionOf(id);
       const still = this.stillHeld(cacheKey, held, current);
       if (still !== undefined) return still;
     }
-    const state = await this.readWhole(id, keys);
+    const state = await this.readWhole(id, [...new Set(languages)]);
     if (state !== null) this.keepWhole(cacheKey, state);
     return state;
   }
